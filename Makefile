@@ -9,7 +9,7 @@
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all deps base patches build kunit selftest check demo vm clean help
+.PHONY: all deps base patches build kunit selftest check demo bench vm clean help
 
 all: build
 
@@ -19,6 +19,7 @@ help:
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
+	@echo "  make bench     LKST and ftrace cost, side by side, in the VM"
 	@echo "  make vm CMD='...'  run one command in the VM"
 
 deps:
@@ -44,6 +45,9 @@ check:
 
 demo: build
 	scripts/demo
+
+bench: build
+	scripts/bench
 
 vm: build
 	scripts/vm-run '$(CMD)'
