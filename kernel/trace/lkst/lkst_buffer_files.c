@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tracefs files of LKST buffers.  The default buffer's files are in lkst/,
+ * those of user buffers in lkst/buffers/NAME/:
+ *
+ *   per_cpu/cpuN/raw	binary, consuming, one ring-buffer page at a time
+ *			(the trace_pipe_raw format, see header_page)
+ *   per_cpu/cpuN/stats	per-CPU accounting, see lkst_buffer.c
+ *   trace		all CPUs merged by time, human-readable, not
+ *			consuming; opening it with O_TRUNC clears
+ *   buffer_size_kb	per-CPU size, resizable while recording
+ *   overwrite		1: flight recorder (default), 0: stop when full
+ *   tracing_on		0 pauses recording without changing the maskset
+ *   clear		any write drops all records and zeroes the stats
+ *
+ * Files find their buffer through i_private and check under lkst_mutex
+ * that it is still listed before taking a reference, as
+ * tracing_check_open_get_tr() does for trace arrays: the buffer may have
+ * been removed between the lookup of the dentry and open().
+ */
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/ring_buffer.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/splice.h>
+#include <linux/tracefs.h>
+#include <linux/uio.h>
+
+#include "../trace.h"
+#include "lkst_internal.h"
+
+static int lkst_buf_open_get(struct inode *inode, struct lkst_buffer **bufp)
+{
+	struct lkst_buffer *buf = inode->i_private;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_TRACEFS);
+	if (ret)
+		return ret;
+	guard(mutex)(&lkst_mutex);
+	if (!__lkst_buffer_live(buf))
+		return -ENODEV;
+	kref_get(&buf->kref);
+	*bufp = buf;
+	return 0;
+}
+
+/* For files whose private_data is the buffer itself. */
+static int lkst_buf_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_buffer *buf;
+	int ret;
+
+	ret = lkst_buf_open_get(inode, &buf);
+	if (!ret)
+		filp->private_data = buf;
+	return ret;
+}
+
+static int lkst_buf_release(struct inode *inode, struct file *filp)
+{
+	lkst_buffer_put(filp->private_data);
+	return 0;
+}
+
+/*
+ * Per-CPU files: like trace_create_cpu_file() in trace.c, the CPU is
+ * stored as cpu + 1 in i_cdev (unused by tracefs), i_private is the buffer.
+ */
+static int lkst_file_cpu(struct inode *inode)
+{
+	return (long)inode->i_cdev - 1;
+}
+
+/* per_cpu/cpuN/raw */
+
+struct lkst_raw {
+	struct lkst_buffer		*buf;
+	int				cpu;
+	struct buffer_data_read_page	*page;
+	size_t				size;	/* of a ring-buffer page */
+	size_t				read;	/* bytes of page returned */
+	struct mutex			lock;	/* readers of one file */
+};
+
+static int lkst_raw_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_buffer *buf;
+	struct lkst_raw *r;
+	int ret;
+
+	ret = lkst_buf_open_get(inode, &buf);
+	if (ret)
+		return ret;
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	r->buf = buf;
+	r->cpu = lkst_file_cpu(inode);
+	r->size = ring_buffer_subbuf_size_get(buf->rb);
+	r->read = r->size;		/* nothing buffered yet */
+	mutex_init(&r->lock);
+	ret = ring_buffer_alloc_read_page(buf->rb, r->cpu, &r->page);
+	if (ret)
+		goto err_free;
+	filp->private_data = r;
+	return nonseekable_open(inode, filp);
+
+err_free:
+	kfree(r);
+err_put:
+	lkst_buffer_put(buf);
+	return ret;
+}
+
+static int lkst_raw_release(struct inode *inode, struct file *filp)
+{
+	struct lkst_raw *r = filp->private_data;
+
+	ring_buffer_free_read_page(r->buf->rb, r->cpu, r->page);
+	lkst_buffer_put(r->buf);
+	kfree(r);
+	return 0;
+}
+
+/*
+ * Hand out the consumed page in pieces of the reader's size; fetch a new
+ * page only when the last one is fully returned.  A reader that blocks
+ * is woken by the ring buffer's irq_work when data arrives, or by
+ * __lkst_buffer_remove(), after which it reads end of file.
+ */
+static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	bool nonblock = (iocb->ki_filp->f_flags & O_NONBLOCK) ||
+			(iocb->ki_flags & IOCB_NOWAIT);
+	struct lkst_raw *r = iocb->ki_filp->private_data;
+	struct lkst_buffer *buf = r->buf;
+	size_t n;
+	int ret;
+
+	if (!iov_iter_count(to))
+		return 0;
+
+	guard(mutex)(&r->lock);
+	while (r->read >= r->size) {
+		if (ring_buffer_read_page(buf->rb, r->page, r->size, r->cpu, 0) >= 0) {
+			r->read = 0;
+			break;
+		}
+		if (READ_ONCE(buf->removed))
+			return 0;
+		if (nonblock)
+			return -EAGAIN;
+		ret = ring_buffer_wait(buf->rb, r->cpu, 0, NULL, NULL);
+		if (ret)
+			return ret;
+	}
+
+	n = copy_to_iter(ring_buffer_read_page_data(r->page) + r->read,
+			 r->size - r->read, to);
+	if (!n)
+		return -EFAULT;
+	r->read += n;
+	return n;
+}
+
+static __poll_t lkst_raw_poll(struct file *filp, poll_table *pt)
+{
+	struct lkst_raw *r = filp->private_data;
+
+	if (r->read < r->size || READ_ONCE(r->buf->removed))
+		return EPOLLIN | EPOLLRDNORM;
+	return ring_buffer_poll_wait(r->buf->rb, r->cpu, filp, pt, 0);
+}
+
+/*
+ * splice() copies through read_iter: simpler than trace_pipe_raw's
+ * page stealing, and LKST's rates do not need zero copy.
+ */
+static const struct file_operations lkst_raw_fops = {
+	.open		= lkst_raw_open,
+	.read_iter	= lkst_raw_read_iter,
+	.splice_read	= copy_splice_read,
+	.poll		= lkst_raw_poll,
+	.release	= lkst_raw_release,
+};
+
+/* per_cpu/cpuN/stats */
+
+static int lkst_stats_show(struct seq_file *m, void *v)
+{
+	struct lkst_buffer_stats st;
+
+	lkst_buffer_stats(m->private, (long)m->file->f_inode->i_cdev - 1, &st);
+	seq_printf(m, "entries: %lu\n", st.entries);
+	seq_printf(m, "overrun: %lu\n", st.overrun);
+	seq_printf(m, "lost: %lu\n", st.lost);
+	seq_printf(m, "read: %lu\n", st.read);
+	seq_printf(m, "written: %lu\n", st.written);
+	seq_printf(m, "bytes: %lu\n", st.bytes);
+	return 0;
+}
+
+static int lkst_stats_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_buffer *buf;
+	int ret;
+
+	ret = lkst_buf_open_get(inode, &buf);
+	if (ret)
+		return ret;
+	ret = single_open(filp, lkst_stats_show, buf);
+	if (ret)
+		lkst_buffer_put(buf);
+	return ret;
+}
+
+static int lkst_seq_buf_release(struct inode *inode, struct file *filp)
+{
+	struct seq_file *m = filp->private_data;
+
+	lkst_buffer_put(m->private);
+	return single_release(inode, filp);
+}
+
+static const struct file_operations lkst_stats_fops = {
+	.open		= lkst_stats_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= lkst_seq_buf_release,
+};
+
+/* trace: merge the per-CPU iterators by timestamp */
+
+struct lkst_trace_iter {
+	struct lkst_buffer		*buf;
+	loff_t				pos;	/* index of the peeked record */
+	int				cpu;	/* CPU of the peeked record */
+	u64				ts;
+	struct ring_buffer_event	*ev;
+	struct ring_buffer_iter		*it[];
+};
+
+/* Peek at the oldest record over all CPUs; false when there is none. */
+static bool lkst_trace_peek(struct lkst_trace_iter *ti)
+{
+	struct ring_buffer_event *ev;
+	int cpu;
+	u64 ts;
+
+	ti->ev = NULL;
+	for_each_possible_cpu(cpu) {
+		if (!ti->it[cpu])
+			continue;
+		ev = ring_buffer_iter_peek(ti->it[cpu], &ts);
+		if (!ev || ring_buffer_event_length(ev) < sizeof(struct lkst_record))
+			continue;
+		if (!ti->ev || ts < ti->ts) {
+			ti->ev = ev;
+			ti->ts = ts;
+			ti->cpu = cpu;
+		}
+	}
+	return ti->ev;
+}
+
+static void lkst_trace_advance(struct lkst_trace_iter *ti)
+{
+	ring_buffer_iter_advance(ti->it[ti->cpu]);
+	ti->pos++;
+}
+
+static void *lkst_trace_start(struct seq_file *m, loff_t *pos)
+{
+	struct lkst_trace_iter *ti = m->private;
+	int cpu;
+
+	if (*pos < ti->pos) {
+		for_each_possible_cpu(cpu)
+			if (ti->it[cpu])
+				ring_buffer_iter_reset(ti->it[cpu]);
+		ti->pos = 0;
+	}
+	while (lkst_trace_peek(ti)) {
+		if (ti->pos == *pos)
+			return ti;
+		lkst_trace_advance(ti);
+	}
+	return NULL;
+}
+
+static void *lkst_trace_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct lkst_trace_iter *ti = v;
+
+	lkst_trace_advance(ti);
+	*pos = ti->pos;
+	return lkst_trace_peek(ti) ? ti : NULL;
+}
+
+static void lkst_trace_stop(struct seq_file *m, void *v)
+{
+}
+
+static void lkst_print_text(struct seq_file *m, const u64 *args, int n)
+{
+	const char *s = (const char *)args;
+	int i;
+
+	for (i = 0; i < n * 8 && s[i]; i++)
+		seq_putc(m, isprint(s[i]) ? s[i] : '.');
+}
+
+static int lkst_trace_show(struct seq_file *m, void *v)
+{
+	struct lkst_trace_iter *ti = v;
+	const struct lkst_record *rec = ring_buffer_event_data(ti->ev);
+	const struct lkst_event_desc *d = lkst_event_desc(rec->event);
+	static const char states[] = "RSDTtXZPI";
+	char ctx = '.';
+	u64 sec = ti->ts;
+	u32 nsec;
+	int i;
+
+	nsec = do_div(sec, NSEC_PER_SEC);
+	if (rec->flags & LKST_RECORD_NMI)
+		ctx = 'n';
+	else if (rec->flags & LKST_RECORD_HARDIRQ)
+		ctx = 'h';
+	else if (rec->flags & LKST_RECORD_SOFTIRQ)
+		ctx = 's';
+	seq_printf(m, "%6llu.%06u [%03d] %c %7u %s:", sec, (u32)(nsec / NSEC_PER_USEC),
+		   ti->cpu, ctx, rec->pid, d ? d->name : "UNKNOWN");
+	if (!d) {
+		seq_printf(m, " id=%u\n", rec->event);
+		return 0;
+	}
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		u64 a = rec->arg[i];
+
+		switch (d->argfmt[i]) {
+		case 'd':
+			seq_printf(m, " %s=%lld", d->args[i], (s64)a);
+			break;
+		case 'u':
+			seq_printf(m, " %s=%llu", d->args[i], a);
+			break;
+		case 'x':
+			seq_printf(m, " %s=0x%llx", d->args[i], a);
+			break;
+		case 'S':
+			seq_printf(m, " %s=%c", d->args[i],
+				   a < sizeof(states) - 1 ? states[a] : '?');
+			break;
+		case 's':
+			seq_printf(m, " %s=\"", d->args[i]);
+			lkst_print_text(m, &rec->arg[i], LKST_NR_ARGS - i);
+			seq_putc(m, '"');
+			i = LKST_NR_ARGS;
+			break;
+		}
+	}
+	if (rec->handler != LKST_HANDLER_DEFAULT)
+		seq_printf(m, " handler=%u", rec->handler);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations lkst_trace_seq_ops = {
+	.start	= lkst_trace_start,
+	.next	= lkst_trace_next,
+	.stop	= lkst_trace_stop,
+	.show	= lkst_trace_show,
+};
+
+static void lkst_trace_iter_free(struct lkst_trace_iter *ti)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (ti->it[cpu])
+			ring_buffer_read_finish(ti->it[cpu]);
+	lkst_buffer_put(ti->buf);
+	kfree(ti);
+}
+
+static int lkst_trace_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_trace_iter *ti;
+	struct lkst_buffer *buf;
+	int cpu, ret;
+
+	ret = lkst_buf_open_get(inode, &buf);
+	if (ret)
+		return ret;
+
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC))
+		lkst_buffer_clear(buf);
+
+	if (!(filp->f_mode & FMODE_READ)) {
+		filp->private_data = buf;
+		return 0;
+	}
+
+	ti = kzalloc(struct_size(ti, it, nr_cpu_ids), GFP_KERNEL);
+	if (!ti) {
+		lkst_buffer_put(buf);
+		return -ENOMEM;
+	}
+	ti->buf = buf;
+	/* NULL for CPUs the ring buffer has not set up (never online) */
+	for_each_possible_cpu(cpu)
+		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
+
+	ret = seq_open(filp, &lkst_trace_seq_ops);
+	if (ret) {
+		lkst_trace_iter_free(ti);
+		return ret;
+	}
+	((struct seq_file *)filp->private_data)->private = ti;
+	return 0;
+}
+
+static int lkst_trace_release(struct inode *inode, struct file *filp)
+{
+	struct seq_file *m;
+
+	if (!(filp->f_mode & FMODE_READ)) {
+		lkst_buffer_put(filp->private_data);
+		return 0;
+	}
+	m = filp->private_data;
+	lkst_trace_iter_free(m->private);
+	return seq_release(inode, filp);
+}
+
+static ssize_t lkst_trace_write(struct file *filp, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	return cnt;
+}
+
+static const struct file_operations lkst_trace_fops = {
+	.open		= lkst_trace_open,
+	.read		= seq_read,
+	.write		= lkst_trace_write,
+	.llseek		= seq_lseek,
+	.release	= lkst_trace_release,
+};
+
+/* buffer_size_kb, overwrite, tracing_on, clear */
+
+static ssize_t lkst_size_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos)
+{
+	struct lkst_buffer *buf = filp->private_data;
+	char tmp[24];
+	int len;
+
+	len = snprintf(tmp, sizeof(tmp), "%lu\n", READ_ONCE(buf->size_kb));
+	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
+}
+
+static ssize_t lkst_size_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
+{
+	struct lkst_buffer *buf = filp->private_data;
+	unsigned long val;
+	char cmd[24];
+	int ret;
+
+	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	if (ret)
+		return ret;
+	if (val < LKST_BUF_MIN_KB || val > LKST_BUF_MAX_KB) {
+		snprintf(cmd, sizeof(cmd), "%lu", val);
+		lkst_log_err("buffer_size_kb", cmd,
+			     "Size out of range [" __stringify(LKST_BUF_MIN_KB)
+			     ", 262144] KiB", 0);
+		return -EINVAL;
+	}
+	ret = lkst_buffer_resize(buf, val);
+	return ret ? ret : cnt;
+}
+
+static const struct file_operations lkst_size_fops = {
+	.open		= lkst_buf_open,
+	.read		= lkst_size_read,
+	.write		= lkst_size_write,
+	.release	= lkst_buf_release,
+	.llseek		= default_llseek,
+};
+
+static ssize_t lkst_bool_read(struct file *filp, char __user *ubuf,
+			      size_t cnt, loff_t *ppos, bool val)
+{
+	return simple_read_from_buffer(ubuf, cnt, ppos, val ? "1\n" : "0\n", 2);
+}
+
+static ssize_t lkst_overwrite_read(struct file *filp, char __user *ubuf,
+				   size_t cnt, loff_t *ppos)
+{
+	struct lkst_buffer *buf = filp->private_data;
+
+	return lkst_bool_read(filp, ubuf, cnt, ppos, READ_ONCE(buf->overwrite));
+}
+
+static ssize_t lkst_overwrite_write(struct file *filp, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	lkst_buffer_set_overwrite(filp->private_data, val);
+	return cnt;
+}
+
+static const struct file_operations lkst_overwrite_fops = {
+	.open		= lkst_buf_open,
+	.read		= lkst_overwrite_read,
+	.write		= lkst_overwrite_write,
+	.release	= lkst_buf_release,
+	.llseek		= default_llseek,
+};
+
+static ssize_t lkst_on_read(struct file *filp, char __user *ubuf,
+			    size_t cnt, loff_t *ppos)
+{
+	struct lkst_buffer *buf = filp->private_data;
+
+	return lkst_bool_read(filp, ubuf, cnt, ppos, READ_ONCE(buf->on));
+}
+
+static ssize_t lkst_on_write(struct file *filp, const char __user *ubuf,
+			     size_t cnt, loff_t *ppos)
+{
+	bool val;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, cnt, &val);
+	if (ret)
+		return ret;
+	lkst_buffer_set_on(filp->private_data, val);
+	return cnt;
+}
+
+static const struct file_operations lkst_on_fops = {
+	.open		= lkst_buf_open,
+	.read		= lkst_on_read,
+	.write		= lkst_on_write,
+	.release	= lkst_buf_release,
+	.llseek		= default_llseek,
+};
+
+static ssize_t lkst_clear_write(struct file *filp, const char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	lkst_buffer_clear(filp->private_data);
+	return cnt;
+}
+
+static const struct file_operations lkst_clear_fops = {
+	.open		= lkst_buf_open,
+	.write		= lkst_clear_write,
+	.release	= lkst_buf_release,
+	.llseek		= noop_llseek,
+};
+
+/**
+ * __lkst_buffer_create_files - create the files of a buffer in @dir
+ * @buf: the buffer
+ * @dir: lkst/ for the default buffer, lkst/buffers/NAME/ otherwise
+ *
+ * On failure the caller removes @dir recursively.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
+{
+	struct dentry *percpu, *cpudir, *f;
+	char name[16];
+	int cpu;
+
+	if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
+			       &lkst_trace_fops) ||
+	    !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, dir, buf,
+			       &lkst_size_fops) ||
+	    !trace_create_file("overwrite", TRACE_MODE_WRITE, dir, buf,
+			       &lkst_overwrite_fops) ||
+	    !trace_create_file("tracing_on", TRACE_MODE_WRITE, dir, buf,
+			       &lkst_on_fops) ||
+	    !trace_create_file("clear", TRACE_MODE_WRITE, dir, buf,
+			       &lkst_clear_fops))
+		return -ENOMEM;
+
+	percpu = tracefs_create_dir("per_cpu", dir);
+	if (IS_ERR_OR_NULL(percpu))
+		return -ENOMEM;
+	/* Possible CPUs, as the ring buffer handles them coming online. */
+	for_each_possible_cpu(cpu) {
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		cpudir = tracefs_create_dir(name, percpu);
+		if (IS_ERR_OR_NULL(cpudir))
+			return -ENOMEM;
+		f = trace_create_file("raw", TRACE_MODE_READ, cpudir, buf,
+				      &lkst_raw_fops);
+		if (!f)
+			return -ENOMEM;
+		d_inode(f)->i_cdev = (void *)(cpu + 1L);
+		f = trace_create_file("stats", TRACE_MODE_READ, cpudir, buf,
+				      &lkst_stats_fops);
+		if (!f)
+			return -ENOMEM;
+		d_inode(f)->i_cdev = (void *)(cpu + 1L);
+	}
+	return 0;
+}

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LKST: Linux Kernel State Tracer.
+ *
+ * LKST is an always-on flight recorder.  A fixed table of kernel events,
+ * each with a stable numeric ID and four documented u64 arguments, is
+ * attached to existing tracepoints.  A "maskset" says, per event, which
+ * handler runs and into which buffer it records; switching masksets is
+ * atomic.  The user interface is in /sys/kernel/tracing/lkst/:
+ *
+ *   # cd /sys/kernel/tracing/lkst
+ *   # cat available_events		# "ID NAME arg0 arg1 arg2 arg3"
+ *   1 PROCESS_CONTEXTSWITCH prev next state prio
+ *   2 PROCESS_WAKEUP pid prio cpu new
+ *   ...
+ *   # cat available_handlers		# "ID NAME"
+ *   1 DEFAULT
+ *   255 NOTHING
+ *   # cat available_masksets		# the current one in brackets
+ *   RDEFAULT
+ *   RALL
+ *   [RNOTHING]
+ *
+ * RNOTHING records nothing and is current at boot, unless the kernel
+ * command line says e.g. lkst.maskset=RDEFAULT.  RDEFAULT records all
+ * events but the high-rate memory allocator and lock contention events;
+ * RALL records every event.  Start and stop recording:
+ *
+ *   # echo RDEFAULT > maskset
+ *   # cat trace			# all CPUs, merged by time
+ *       12.345678 [001] .    1234 PROCESS_CONTEXTSWITCH: prev=1234 next=0 state=S prio=0x7800000078
+ *   # echo RNOTHING > maskset
+ *
+ * Masksets of your own: create one, write its table (one line
+ * "EVENT HANDLER [BUFFER]" per recorded event; ">" replaces the whole
+ * table, atomically if the maskset is current, ">>" adds lines), switch
+ * to it:
+ *
+ *   # echo mine >> user_masksets
+ *   # printf 'PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT\n' > masksets/mine
+ *   # cat masksets/RDEFAULT > /tmp/m; cat /tmp/m > masksets/mine	# copy
+ *   # echo mine > maskset
+ *   # echo '!mine' >> user_masksets	# -EBUSY while current or in use
+ *
+ * A bad line is rejected as a whole with -EINVAL and explained in
+ * error_log, with a caret under the offending word:
+ *
+ *   # echo 'FORK DEFAULT' > masksets/mine
+ *   # cat error_log
+ *   [   42.000000] lkst: masksets/mine: error: Unknown event
+ *     Command: FORK DEFAULT
+ *              ^
+ *
+ * Buffers: the default buffer's files are in lkst/, more buffers can be
+ * created and named in the third column of a maskset line:
+ *
+ *   # echo net >> user_buffers		# creates buffers/net/
+ *   # echo 'NET_PKTSEND DEFAULT net' > masksets/mine
+ *
+ * Each buffer has per_cpu/cpuN/raw (consuming, binary, ring-buffer page
+ * format described by format, header_page and header_event),
+ * per_cpu/cpuN/stats (written = read + entries + overrun + lost, exactly),
+ * trace, buffer_size_kb, overwrite (1 flight recorder, 0 stop when full),
+ * tracing_on and clear.
+ *
+ * Handlers other than DEFAULT come from modules, see include/linux/lkst.h
+ * and samples/lkst/.  They can record into any buffer, switch masksets
+ * from their callback, and wake up readers of the notify file:
+ *
+ *   # cat notify			# "count last-reason"
+ *   0 0
+ *
+ * For further information, see Documentation/trace/lkst.rst.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/init.h>
+#include <linux/irq_work.h>
+#include <linux/poll.h>
+#include <linux/sched/clock.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/tracefs.h>
+#include <linux/wait.h>
+
+#include "../trace.h"
+#include "lkst_internal.h"
+
+/* Serializes the control plane; see lkst_internal.h */
+struct mutex lkst_mutex = __MUTEX_INITIALIZER(lkst_mutex);
+EXPORT_SYMBOL_IF_KUNIT(lkst_mutex);
+
+static struct dentry *lkst_top_dir;
+
+/**
+ * lkst_name_valid - is @name usable for a maskset, buffer or handler?
+ * @name: the name
+ *
+ * Return: true for 1 to 31 characters out of [A-Za-z0-9_-].
+ */
+bool lkst_name_valid(const char *name)
+{
+	size_t len = strlen(name);
+	size_t i;
+
+	if (!len || len >= LKST_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_name_valid);
+
+/*
+ * error_log: the last few rejected writes, in the format of the tracing
+ * error_log (tracing_log_err() logs to the top-level instance only).
+ */
+#define LKST_ERR_LOG_MAX	16
+
+struct lkst_err {
+	struct list_head	list;
+	u64			ts;
+	u16			pos;
+	char			*loc;
+	char			*cmd;
+	const char		*msg;
+};
+
+static LIST_HEAD(lkst_err_log);
+static unsigned int lkst_nr_errs;
+static DEFINE_MUTEX(lkst_err_lock);
+
+static void lkst_err_free(struct lkst_err *e)
+{
+	list_del(&e->list);
+	kfree(e->loc);
+	kfree(e->cmd);
+	kfree(e);
+}
+
+/**
+ * lkst_log_err - record a user error in lkst/error_log
+ * @loc:	the file written, e.g. "masksets/mine"
+ * @cmd:	the offending input (a line)
+ * @msg:	static message, e.g. "Unknown event"
+ * @pos:	offset in @cmd of the caret
+ */
+void lkst_log_err(const char *loc, const char *cmd, const char *msg, int pos)
+{
+	struct lkst_err *e;
+
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return;
+	e->loc = kstrdup(loc, GFP_KERNEL);
+	e->cmd = kstrdup(cmd, GFP_KERNEL);
+	if (!e->loc || !e->cmd) {
+		kfree(e->loc);
+		kfree(e->cmd);
+		kfree(e);
+		return;
+	}
+	e->msg = msg;
+	e->pos = clamp_t(int, pos, 0, strlen(cmd));
+	e->ts = local_clock();
+
+	guard(mutex)(&lkst_err_lock);
+	list_add_tail(&e->list, &lkst_err_log);
+	if (++lkst_nr_errs > LKST_ERR_LOG_MAX) {
+		lkst_err_free(list_first_entry(&lkst_err_log, struct lkst_err, list));
+		lkst_nr_errs--;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_log_err);
+
+/**
+ * lkst_last_err - the message of the newest error_log entry, for tests
+ * @cmd: if not NULL, receives the command (valid until the next error)
+ * @pos: if not NULL, receives the caret position
+ *
+ * Return: the message, or NULL if the log is empty.
+ */
+const char *lkst_last_err(const char **cmd, int *pos)
+{
+	struct lkst_err *e;
+
+	guard(mutex)(&lkst_err_lock);
+	if (list_empty(&lkst_err_log))
+		return NULL;
+	e = list_last_entry(&lkst_err_log, struct lkst_err, list);
+	if (cmd)
+		*cmd = e->cmd;
+	if (pos)
+		*pos = e->pos;
+	return e->msg;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_last_err);
+
+static int lkst_error_log_show(struct seq_file *m, void *v)
+{
+	struct lkst_err *e;
+
+	guard(mutex)(&lkst_err_lock);
+	list_for_each_entry(e, &lkst_err_log, list) {
+		u64 sec = e->ts;
+		u32 nsec = do_div(sec, NSEC_PER_SEC);
+
+		seq_printf(m, "[%5llu.%06u] lkst: %s: error: %s\n",
+			   sec, (u32)(nsec / NSEC_PER_USEC), e->loc, e->msg);
+		seq_printf(m, "  Command: %s\n", e->cmd);
+		seq_printf(m, "  %*s^\n", (int)strlen("Command: ") + e->pos, "");
+	}
+	return 0;
+}
+
+static int lkst_error_log_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_err *e, *tmp;
+
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
+		guard(mutex)(&lkst_err_lock);
+		list_for_each_entry_safe(e, tmp, &lkst_err_log, list)
+			lkst_err_free(e);
+		lkst_nr_errs = 0;
+	}
+	return single_open(filp, lkst_error_log_show, NULL);
+}
+
+static ssize_t lkst_error_log_write(struct file *filp, const char __user *ubuf,
+				    size_t cnt, loff_t *ppos)
+{
+	return cnt;
+}
+
+static const struct file_operations lkst_error_log_fops = {
+	.open		= lkst_error_log_open,
+	.read		= seq_read,
+	.write		= lkst_error_log_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/*
+ * notify: handlers call lkst_notify() in any context; the wake-up goes
+ * through irq_work because wake_up() is not NMI safe.  A reader polls
+ * the file, then reads "count last-reason".
+ */
+static atomic_long_t lkst_notify_count;
+static unsigned int lkst_notify_reason;
+static DECLARE_WAIT_QUEUE_HEAD(lkst_notify_wq);
+
+static void lkst_notify_wake(struct irq_work *iw)
+{
+	wake_up_interruptible_all(&lkst_notify_wq);
+}
+
+static DEFINE_IRQ_WORK(lkst_notify_iw, lkst_notify_wake);
+
+/**
+ * lkst_notify - wake up user-space readers of lkst/notify
+ * @reason: a handler-defined code, shown as the second number
+ *
+ * Context: any, including NMI.
+ */
+void lkst_notify(unsigned int reason)
+{
+	WRITE_ONCE(lkst_notify_reason, reason);
+	atomic_long_inc(&lkst_notify_count);
+	irq_work_queue(&lkst_notify_iw);
+}
+EXPORT_SYMBOL_GPL(lkst_notify);
+
+static int lkst_notify_open(struct inode *inode, struct file *filp)
+{
+	/* private_data holds the count this reader has seen, starting now */
+	filp->private_data = (void *)atomic_long_read(&lkst_notify_count);
+	return 0;
+}
+
+static ssize_t lkst_notify_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	long count = atomic_long_read(&lkst_notify_count);
+	char tmp[48];
+	int len;
+
+	filp->private_data = (void *)count;
+	len = snprintf(tmp, sizeof(tmp), "%ld %u\n", count,
+		       READ_ONCE(lkst_notify_reason));
+	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
+}
+
+static __poll_t lkst_notify_poll(struct file *filp, poll_table *pt)
+{
+	poll_wait(filp, &lkst_notify_wq, pt);
+	if (atomic_long_read(&lkst_notify_count) != (long)filp->private_data)
+		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
+	return 0;
+}
+
+static const struct file_operations lkst_notify_fops = {
+	.open	= lkst_notify_open,
+	.read	= lkst_notify_read,
+	.poll	= lkst_notify_poll,
+	.llseek	= default_llseek,
+};
+
+/* lkst.maskset=NAME on the kernel command line starts recording at boot. */
+static char lkst_boot_maskset[LKST_NAME_MAX] __initdata;
+
+static int __init lkst_set_boot_maskset(char *str)
+{
+	strscpy(lkst_boot_maskset, str);
+	return 1;
+}
+__setup("lkst.maskset=", lkst_set_boot_maskset);
+
+/*
+ * The data plane (buffers, masksets, probes) comes up early so that a
+ * boot maskset sees as much of the boot as possible; the files follow
+ * once tracefs is there.
+ */
+static int __init lkst_init(void)
+{
+	struct lkst_maskset *ms;
+	int ret;
+
+	ret = lkst_buffers_init();
+	if (!ret)
+		ret = lkst_masksets_init();
+	if (ret) {
+		pr_err("initialization failed: %d\n", ret);
+		return ret;
+	}
+	if (!lkst_boot_maskset[0])
+		return 0;
+
+	guard(mutex)(&lkst_mutex);
+	ms = __lkst_maskset_lookup(lkst_boot_maskset);
+	ret = ms ? __lkst_maskset_set_current(ms) : -ENOENT;
+	if (ret)
+		pr_warn("cannot start boot maskset %s: %d\n", lkst_boot_maskset, ret);
+	else
+		pr_info("recording with maskset %s\n", ms->name);
+	return 0;
+}
+core_initcall(lkst_init);
+
+static int __init lkst_init_tracefs(void)
+{
+	int ret;
+
+	if (!lkst_buffer_default())
+		return -ENODEV;
+	ret = tracing_init_dentry();
+	if (ret)
+		return 0;
+
+	lkst_top_dir = tracefs_create_dir("lkst", NULL);
+	if (IS_ERR_OR_NULL(lkst_top_dir)) {
+		pr_warn("could not create tracefs directory\n");
+		return -ENOMEM;
+	}
+
+	ret = -ENOMEM;
+	if (!trace_create_file("error_log", TRACE_MODE_WRITE, lkst_top_dir,
+			       NULL, &lkst_error_log_fops) ||
+	    !trace_create_file("notify", TRACE_MODE_READ, lkst_top_dir,
+			       NULL, &lkst_notify_fops))
+		goto err;
+	ret = lkst_control_files_init(lkst_top_dir);
+	if (ret)
+		goto err;
+	ret = __lkst_buffer_create_files(lkst_buffer_default(), lkst_top_dir);
+	if (ret)
+		goto err;
+	return 0;
+
+err:
+	pr_warn("could not create tracefs files: %d\n", ret);
+	/* Nothing may point into the tree any more. */
+	scoped_guard(mutex, &lkst_mutex) {
+		struct lkst_maskset *ms;
+
+		lkst_masksets_dir = NULL;
+		lkst_buffers_dir = NULL;
+		list_for_each_entry(ms, __lkst_masksets_list(), list)
+			ms->file = NULL;
+	}
+	tracefs_remove(lkst_top_dir);
+	return ret;
+}
+late_initcall(lkst_init_tracefs);

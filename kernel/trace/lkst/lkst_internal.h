@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * LKST internals shared by the files in kernel/trace/lkst/.
+ *
+ * Locking: lkst_mutex serializes the whole control plane (tracefs
+ * writes, handler and buffer registration, maskset changes).  Functions
+ * named __lkst_*() expect the caller to hold it.  The data plane (the
+ * tracepoint probes) only reads lkst_cur_table, an immutable table that
+ * is published with RCU and freed after tracepoint_synchronize_unregister().
+ */
+#ifndef _LKST_INTERNAL_H
+#define _LKST_INTERNAL_H
+
+#include <linux/bitmap.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <asm/local.h>
+#include <linux/lkst.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+
+#define LKST_NAME_MAX		32	/* including the NUL */
+#define LKST_MAX_USER_MASKSETS	64
+#define LKST_MAX_USER_BUFFERS	16
+#define LKST_DEFAULT_BUFFER	"default"
+
+struct dentry;
+struct seq_file;
+struct trace_buffer;
+
+extern struct mutex lkst_mutex;
+
+/* lkst_events.c: the event table and the probes */
+struct lkst_event_desc {
+	unsigned int	id;
+	const char	*name;
+	const char	*args[LKST_NR_ARGS];
+	const char	*argfmt;	/* how the trace file prints args */
+	bool		primary;	/* part of RDEFAULT */
+	int		(*attach)(void);
+	void		(*detach)(void);
+};
+
+const struct lkst_event_desc *lkst_event_desc(unsigned int id);
+const struct lkst_event_desc *lkst_event_lookup(const char *name);
+int __lkst_events_attach(const unsigned long *need);
+void __lkst_events_detach_unneeded(const unsigned long *need);
+bool __lkst_event_attached(unsigned int id);
+void lkst_events_show(struct seq_file *m);
+
+const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d);
+
+/* lkst_handler.c */
+extern struct lkst_handler lkst_handler_default;
+struct lkst_handler *__lkst_handler_lookup(const char *name);
+int __lkst_handler_pin(struct lkst_handler *h);
+void __lkst_handler_unpin(struct lkst_handler *h);
+void lkst_handlers_show(struct seq_file *m);
+
+/* lkst_buffer.c */
+#define LKST_BUF_MIN_KB		8
+#define LKST_BUF_MAX_KB		(256 << 10)
+#define LKST_BUF_DEFAULT_KB	256
+
+struct lkst_buffer_cpu {
+	local_t			written;
+	local_t			lost;
+};
+
+struct lkst_buffer {
+	struct list_head	list;		/* on lkst_buffers */
+	char			name[LKST_NAME_MAX];
+	struct trace_buffer	*rb;
+	struct lkst_buffer_cpu __percpu *cpu;
+	struct kref		kref;		/* open files, lkst_buffer_get() */
+	unsigned int		users;		/* table entries, under lkst_mutex */
+	bool			on;		/* tracing_on */
+	bool			overwrite;
+	bool			removed;
+	unsigned long		size_kb;	/* per CPU */
+	struct dentry		*dir;		/* buffers/NAME, NULL for default */
+};
+
+struct lkst_buffer *__lkst_buffer_lookup(const char *name);
+struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb);
+int __lkst_buffer_remove(struct lkst_buffer *buf);
+const char *lkst_buffer_name(const struct lkst_buffer *buf);
+void __lkst_buffer_pin(struct lkst_buffer *buf);
+void __lkst_buffer_unpin(struct lkst_buffer *buf);
+int lkst_buffer_clear(struct lkst_buffer *buf);
+int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
+void lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
+void lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
+int lkst_buffers_init(void);
+struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
+
+/* Per-CPU accounting: written == read + entries + overrun + lost */
+struct lkst_buffer_stats {
+	unsigned long	entries;
+	unsigned long	overrun;
+	unsigned long	lost;
+	unsigned long	read;
+	unsigned long	written;
+	unsigned long	bytes;
+};
+
+void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
+		       struct lkst_buffer_stats *st);
+
+bool __lkst_buffer_live(struct lkst_buffer *buf);
+void lkst_user_buffers_list(struct seq_file *m);
+int __lkst_user_buffers_clear(void);
+
+/* lkst_buffer_files.c */
+int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
+
+/* lkst_maskset.c */
+
+/*
+ * struct lkst_table - what the probes see: per event ID, the handler
+ * (NULL for NOTHING) and the buffer.  Immutable once published.
+ */
+struct lkst_table_entry {
+	struct lkst_handler	*handler;
+	struct lkst_buffer	*buf;
+};
+
+struct lkst_table {
+	struct lkst_table_entry	ent[LKST_NR_EVENTS];
+	DECLARE_BITMAP(used, LKST_NR_EVENTS);
+};
+
+struct lkst_maskset {
+	struct list_head	list;
+	char			name[LKST_NAME_MAX];
+	bool			builtin;
+	/* current + lkst_maskset_get() holders; removal is -EBUSY while > 0 */
+	atomic_t		users;
+	struct lkst_table __rcu	*table;
+	struct dentry		*file;
+};
+
+extern struct lkst_table __rcu *lkst_cur_table;
+
+void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3);
+void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
+			 pid_t pid, const u64 *args);
+
+struct lkst_maskset *__lkst_maskset_lookup(const char *name);
+struct lkst_maskset *__lkst_maskset_create(const char *name);
+int __lkst_maskset_remove(struct lkst_maskset *ms);
+int __lkst_maskset_set_current(struct lkst_maskset *ms);
+struct lkst_maskset *lkst_maskset_current(void);
+int __lkst_maskset_parse(struct lkst_maskset *ms, char *text,
+			 struct lkst_table **tablep);
+int __lkst_maskset_replace(struct lkst_maskset *ms, struct lkst_table *t);
+int __lkst_maskset_write(struct lkst_maskset *ms, char *text);
+void __lkst_maskset_drop_handler(struct lkst_handler *h);
+void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms);
+struct list_head *__lkst_masksets_list(void);
+void lkst_maskset_create_file(struct lkst_maskset *ms);
+void lkst_sync_probes(void);
+void lkst_sync_flush(void);
+int lkst_masksets_init(void);
+
+/* lkst_control.c */
+extern struct dentry *lkst_masksets_dir;
+extern struct dentry *lkst_buffers_dir;
+int lkst_control_files_init(struct dentry *top);
+int lkst_format_show(struct seq_file *m, void *v);
+
+/* lkst_core.c */
+void lkst_log_err(const char *loc, const char *cmd, const char *msg, int pos);
+const char *lkst_last_err(const char **cmd, int *pos);
+bool lkst_name_valid(const char *name);
+
+#endif /* _LKST_INTERNAL_H */

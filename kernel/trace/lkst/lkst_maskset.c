@@ -1,0 +1,643 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LKST masksets: named tables that say, per event, which handler runs
+ * and into which buffer it records.
+ *
+ * lkst_cur_ms --> struct lkst_maskset --> ->table (RCU) --> entries
+ *                                     \
+ *  lkst_cur_table ---------------------> the same table, for the probes
+ *
+ * A table is immutable once published.  Replacing a maskset's table or
+ * switching the current maskset publishes a new pointer under
+ * lkst_switch_lock (a raw spinlock, because lkst_maskset_switch() may be
+ * called by handlers in any context); the old table is freed only after
+ * tracepoint_synchronize_unregister(), under lkst_mutex.
+ *
+ * Probes are attached to match the current table: before publishing
+ * when the switch comes from process context (nothing is missed), and
+ * afterwards from a work item when a handler switched in atomic context.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/irq_work.h>
+#include <linux/module.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/tracefs.h>
+#include <linux/tracepoint.h>
+#include <linux/workqueue.h>
+
+#include "lkst_internal.h"
+
+#define LKST_LINE_MAX	128
+
+static LIST_HEAD(lkst_masksets);
+static unsigned int lkst_nr_user_masksets;
+
+/* Written under lkst_switch_lock; read under it or under lkst_mutex. */
+static struct lkst_maskset *lkst_cur_ms;
+struct lkst_table __rcu *lkst_cur_table;
+EXPORT_SYMBOL_IF_KUNIT(lkst_cur_table);
+static DEFINE_RAW_SPINLOCK(lkst_switch_lock);
+
+static void lkst_sync_work_fn(struct work_struct *work)
+{
+	guard(mutex)(&lkst_mutex);
+	lkst_sync_probes();
+}
+
+static DECLARE_WORK(lkst_sync_work, lkst_sync_work_fn);
+
+/* Handlers may switch from NMI-like context: only irq_work is safe there. */
+static void lkst_sync_irq_work_fn(struct irq_work *iw)
+{
+	schedule_work(&lkst_sync_work);
+}
+
+static DEFINE_IRQ_WORK(lkst_sync_irq_work, lkst_sync_irq_work_fn);
+
+static struct lkst_table *lkst_ms_table(struct lkst_maskset *ms)
+{
+	return rcu_dereference_protected(ms->table, lockdep_is_held(&lkst_mutex));
+}
+
+static struct lkst_table *lkst_table_alloc(void)
+{
+	return kzalloc(sizeof(struct lkst_table), GFP_KERNEL_ACCOUNT);
+}
+
+/* Drop what the entries of @t hold, then free it.  Unpublished or synced. */
+static void __lkst_table_free(struct lkst_table *t)
+{
+	unsigned int id;
+
+	if (!t)
+		return;
+	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+		if (t->ent[id].handler)
+			__lkst_handler_unpin(t->ent[id].handler);
+		__lkst_buffer_unpin(t->ent[id].buf);
+	}
+	kfree(t);
+}
+
+/* Route @id to @h/@buf in an unpublished table, taking references. */
+static int __lkst_table_set(struct lkst_table *t, unsigned int id,
+			    struct lkst_handler *h, struct lkst_buffer *buf)
+{
+	int ret;
+
+	ret = __lkst_handler_pin(h);
+	if (ret)
+		return ret;
+	__lkst_buffer_pin(buf);
+	t->ent[id].handler = h;
+	t->ent[id].buf = buf;
+	__set_bit(id, t->used);
+	return 0;
+}
+
+/**
+ * lkst_sync_probes - make the attached probes match the current table
+ *
+ * Caller holds lkst_mutex.  Attach failures are reported and leave those
+ * events silent; there is nobody to return an error to from the work item.
+ */
+void lkst_sync_probes(void)
+{
+	DECLARE_BITMAP(need, LKST_NR_EVENTS);
+	struct lkst_table *t;
+
+	lockdep_assert_held(&lkst_mutex);
+	/* Tables are only freed under lkst_mutex: t stays valid. */
+	t = rcu_dereference_protected(lkst_cur_table,
+				      lockdep_is_held(&lkst_mutex));
+	if (t)
+		bitmap_copy(need, t->used, LKST_NR_EVENTS);
+	else
+		bitmap_zero(need, LKST_NR_EVENTS);
+
+	if (__lkst_events_attach(need))
+		pr_warn("some events of the current maskset are not traced\n");
+	__lkst_events_detach_unneeded(need);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_sync_probes);
+
+/* For tests: wait until a deferred lkst_sync_probes() has run. */
+void lkst_sync_flush(void)
+{
+	irq_work_sync(&lkst_sync_irq_work);
+	flush_work(&lkst_sync_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_sync_flush);
+
+/* Make @ms current.  Caller holds lkst_switch_lock; @ms is referenced. */
+static void lkst_switch_locked(struct lkst_maskset *ms)
+{
+	struct lkst_maskset *old = lkst_cur_ms;
+
+	lockdep_assert_held(&lkst_switch_lock);
+	if (old == ms)
+		return;
+	atomic_inc(&ms->users);
+	lkst_cur_ms = ms;
+	rcu_assign_pointer(lkst_cur_table,
+			   rcu_dereference_protected(ms->table,
+						     lockdep_is_held(&lkst_switch_lock)));
+	/* Removal needs lkst_mutex and users == 0, so this never frees. */
+	if (old)
+		atomic_dec(&old->users);
+}
+
+/**
+ * lkst_maskset_switch - make a maskset current, from any context
+ * @ms: a maskset obtained with lkst_maskset_get()
+ *
+ * The new table takes effect at once.  Events of @ms whose probes are not
+ * attached yet start to be recorded only once a work item has attached
+ * them (irq_work, then a work item, because attaching sleeps); events no
+ * longer used are detached by the same work item.
+ *
+ * Context: any, including hard interrupt and NMI-like handler context.
+ * Return: 0; -EINVAL if @ms is NULL; -EBUSY in NMI if another CPU was
+ * switching at the same moment (nothing changed).
+ */
+int lkst_maskset_switch(struct lkst_maskset *ms)
+{
+	unsigned long flags;
+
+	if (!ms)
+		return -EINVAL;
+
+	if (in_nmi()) {
+		if (!raw_spin_trylock(&lkst_switch_lock))
+			return -EBUSY;
+		lkst_switch_locked(ms);
+		raw_spin_unlock(&lkst_switch_lock);
+	} else {
+		raw_spin_lock_irqsave(&lkst_switch_lock, flags);
+		lkst_switch_locked(ms);
+		raw_spin_unlock_irqrestore(&lkst_switch_lock, flags);
+	}
+	irq_work_queue(&lkst_sync_irq_work);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lkst_maskset_switch);
+
+/**
+ * __lkst_maskset_set_current - switch the current maskset from process
+ * context, attaching the new probes before the switch
+ * @ms: the maskset
+ *
+ * Return: 0, or -errno if a probe could not be attached (no change).
+ */
+int __lkst_maskset_set_current(struct lkst_maskset *ms)
+{
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	ret = __lkst_events_attach(lkst_ms_table(ms)->used);
+	if (ret)
+		return ret;
+	raw_spin_lock_irqsave(&lkst_switch_lock, flags);
+	lkst_switch_locked(ms);
+	raw_spin_unlock_irqrestore(&lkst_switch_lock, flags);
+	lkst_sync_probes();
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_set_current);
+
+/* The current maskset; stable while lkst_mutex is held. */
+struct lkst_maskset *lkst_maskset_current(void)
+{
+	return READ_ONCE(lkst_cur_ms);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_maskset_current);
+
+/**
+ * __lkst_maskset_replace - replace the table of a maskset
+ * @ms: the maskset
+ * @t: the new table, referencing what it routes to; owned by @ms after
+ *     success, freed by the caller on failure
+ *
+ * If @ms is current, its new probes are attached first, so the switch is
+ * atomic for the data plane: every event sees either the old or the new
+ * table.
+ *
+ * Return: 0 or -errno (nothing changed).
+ */
+int __lkst_maskset_replace(struct lkst_maskset *ms, struct lkst_table *t)
+{
+	struct lkst_table *old;
+	unsigned long flags;
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	if (READ_ONCE(lkst_cur_ms) == ms) {
+		ret = __lkst_events_attach(t->used);
+		if (ret)
+			return ret;
+	}
+
+	raw_spin_lock_irqsave(&lkst_switch_lock, flags);
+	old = rcu_replace_pointer(ms->table, t, true);
+	if (lkst_cur_ms == ms)
+		rcu_assign_pointer(lkst_cur_table, t);
+	raw_spin_unlock_irqrestore(&lkst_switch_lock, flags);
+
+	lkst_sync_probes();
+	/* Probes may run from idle under SRCU: synchronize_rcu() is not enough. */
+	tracepoint_synchronize_unregister();
+	__lkst_table_free(old);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_replace);
+
+/*
+ * lkst_unregister_handler() of a handler still in use: clear its entries
+ * in place.  A single pointer store is atomic for the probes, which read
+ * the entry with READ_ONCE(); the module reference goes once no probe can
+ * still be inside the handler.
+ */
+void __lkst_maskset_drop_handler(struct lkst_handler *h)
+{
+	struct lkst_maskset *ms;
+	unsigned int id, n = 0;
+	struct lkst_table *t;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(ms, &lkst_masksets, list) {
+		t = lkst_ms_table(ms);
+		for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+			if (t->ent[id].handler != h)
+				continue;
+			WRITE_ONCE(t->ent[id].handler, NULL);
+			n++;
+		}
+	}
+	tracepoint_synchronize_unregister();
+	while (n--)
+		__lkst_handler_unpin(h);
+}
+
+struct lkst_maskset *__lkst_maskset_lookup(const char *name)
+{
+	struct lkst_maskset *ms;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(ms, &lkst_masksets, list)
+		if (!strcmp(ms->name, name))
+			return ms;
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_lookup);
+
+/**
+ * lkst_maskset_get - look up a maskset and take a reference on it
+ * @name: maskset name
+ *
+ * The reference keeps the maskset from being removed, so that a handler
+ * can later pass it to lkst_maskset_switch() from atomic context.
+ *
+ * Context: process context; takes lkst_mutex.
+ * Return: the maskset, or NULL if there is none by that name.
+ */
+struct lkst_maskset *lkst_maskset_get(const char *name)
+{
+	struct lkst_maskset *ms;
+
+	guard(mutex)(&lkst_mutex);
+	ms = __lkst_maskset_lookup(name);
+	if (ms)
+		atomic_inc(&ms->users);
+	return ms;
+}
+EXPORT_SYMBOL_GPL(lkst_maskset_get);
+
+/**
+ * lkst_maskset_put - drop a reference taken by lkst_maskset_get()
+ * @ms: the maskset, or NULL
+ *
+ * Context: any.
+ */
+void lkst_maskset_put(struct lkst_maskset *ms)
+{
+	if (ms)
+		WARN_ON_ONCE(atomic_dec_return(&ms->users) < 0);
+}
+EXPORT_SYMBOL_GPL(lkst_maskset_put);
+
+static struct lkst_maskset *__lkst_maskset_alloc(const char *name, bool builtin)
+{
+	struct lkst_maskset *ms;
+	struct lkst_table *t;
+
+	ms = kzalloc(sizeof(*ms), GFP_KERNEL_ACCOUNT);
+	t = lkst_table_alloc();
+	if (!ms || !t) {
+		kfree(ms);
+		kfree(t);
+		return ERR_PTR(-ENOMEM);
+	}
+	strscpy(ms->name, name);
+	ms->builtin = builtin;
+	atomic_set(&ms->users, 0);
+	RCU_INIT_POINTER(ms->table, t);
+	list_add_tail(&ms->list, &lkst_masksets);
+	return ms;
+}
+
+/**
+ * __lkst_maskset_create - create an empty user maskset
+ * @name: its name
+ *
+ * Return: the maskset or ERR_PTR(): -EINVAL bad name, -EEXIST name taken,
+ * -ENOSPC too many user masksets, -ENOMEM.
+ */
+struct lkst_maskset *__lkst_maskset_create(const char *name)
+{
+	struct lkst_maskset *ms;
+
+	lockdep_assert_held(&lkst_mutex);
+	if (!lkst_name_valid(name))
+		return ERR_PTR(-EINVAL);
+	if (__lkst_maskset_lookup(name))
+		return ERR_PTR(-EEXIST);
+	if (lkst_nr_user_masksets >= LKST_MAX_USER_MASKSETS)
+		return ERR_PTR(-ENOSPC);
+	ms = __lkst_maskset_alloc(name, false);
+	if (IS_ERR(ms))
+		return ms;
+	lkst_nr_user_masksets++;
+	if (lkst_masksets_dir)
+		lkst_maskset_create_file(ms);
+	return ms;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_create);
+
+/**
+ * __lkst_maskset_remove - remove a user maskset
+ * @ms: the maskset
+ *
+ * Return: 0; -EPERM for a built-in maskset; -EBUSY while it is current
+ * or referenced by lkst_maskset_get().
+ */
+int __lkst_maskset_remove(struct lkst_maskset *ms)
+{
+	lockdep_assert_held(&lkst_mutex);
+	if (ms->builtin)
+		return -EPERM;
+	if (atomic_read(&ms->users))
+		return -EBUSY;
+	list_del(&ms->list);
+	lkst_nr_user_masksets--;
+	tracefs_remove(ms->file);
+	/* It may have been current a moment ago: wait for the probes. */
+	tracepoint_synchronize_unregister();
+	__lkst_table_free(lkst_ms_table(ms));
+	kfree(ms);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_remove);
+
+static const char *lkst_skip_spaces(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* Split off the next space-separated word of *s; NULL at the end. */
+static char *lkst_next_word(char **s)
+{
+	char *w = (char *)lkst_skip_spaces(*s);
+	char *e;
+
+	if (!*w)
+		return NULL;
+	e = w + strcspn(w, " \t");
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return w;
+}
+
+/*
+ * Parse one "EVENT HANDLER [BUFFER]" line into @t.  On error, log it with
+ * the position of the offending word and return -errno.
+ */
+static int __lkst_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
+			     unsigned long *seen, char *line)
+{
+	char orig[LKST_LINE_MAX + 1], loc[LKST_NAME_MAX + 16];
+	const struct lkst_event_desc *d;
+	char *ev, *hn, *bn, *extra;
+	struct lkst_buffer *buf;
+	struct lkst_handler *h;
+	const char *err;
+	char *p = line;
+	int ret = -EINVAL;
+	char *at;
+
+	snprintf(loc, sizeof(loc), "masksets/%s", ms->name);
+	if (strlen(line) > LKST_LINE_MAX) {
+		lkst_log_err(loc, "", "Line too long", 0);
+		return -EINVAL;
+	}
+	strscpy(orig, line);
+
+	ev = lkst_next_word(&p);
+	hn = lkst_next_word(&p);
+	bn = lkst_next_word(&p);
+	extra = lkst_next_word(&p);
+
+	at = ev;
+	d = lkst_event_lookup(ev);
+	if (!d) {
+		err = "Unknown event";
+		goto bad;
+	}
+	at = ev + strlen(ev);
+	if (!hn) {
+		err = "Missing handler";
+		goto bad;
+	}
+	at = hn;
+	if (!strcmp(hn, "NOTHING")) {
+		h = NULL;
+	} else {
+		h = __lkst_handler_lookup(hn);
+		if (!h) {
+			err = "Unknown handler";
+			goto bad;
+		}
+	}
+	at = bn;
+	buf = lkst_buffer_default();
+	if (bn) {
+		buf = __lkst_buffer_lookup(bn);
+		if (!buf) {
+			err = "Unknown buffer";
+			goto bad;
+		}
+	}
+	at = extra;
+	if (extra) {
+		err = "Too many fields";
+		goto bad;
+	}
+	at = ev;
+	if (__test_and_set_bit(d->id, seen)) {
+		err = "Duplicate event";
+		goto bad;
+	}
+	if (!h)
+		return 0;
+	ret = __lkst_table_set(t, d->id, h, buf);
+	if (ret) {
+		at = hn;
+		err = "Handler is being removed";
+		goto bad;
+	}
+	return 0;
+
+bad:
+	lkst_log_err(loc, orig, err, at - line);
+	return ret;
+}
+
+/**
+ * __lkst_maskset_parse - build a table from maskset text
+ * @ms: the maskset being written (named in error messages)
+ * @text: NUL-terminated lines "EVENT HANDLER [BUFFER]"; modified
+ * @tablep: the new table on success
+ *
+ * Empty lines and lines starting with '#' are ignored.  Each error is
+ * logged to lkst/error_log with the position of the bad word.
+ *
+ * Return: 0 or -EINVAL/-ENODEV/-ENOMEM.
+ */
+int __lkst_maskset_parse(struct lkst_maskset *ms, char *text,
+			 struct lkst_table **tablep)
+{
+	DECLARE_BITMAP(seen, LKST_NR_EVENTS);
+	struct lkst_table *t;
+	char *line;
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	bitmap_zero(seen, LKST_NR_EVENTS);
+	t = lkst_table_alloc();
+	if (!t)
+		return -ENOMEM;
+
+	while ((line = strsep(&text, "\n"))) {
+		line = strim(line);
+		if (!*line || *line == '#')
+			continue;
+		ret = __lkst_parse_line(ms, t, seen, line);
+		if (ret) {
+			__lkst_table_free(t);
+			return ret;
+		}
+	}
+	*tablep = t;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_parse);
+
+/**
+ * __lkst_maskset_write - replace the table of a user maskset from text
+ * @ms: the maskset
+ * @text: its new table, see __lkst_maskset_parse(); modified
+ *
+ * Return: 0 or -errno; on error the maskset is unchanged.
+ */
+int __lkst_maskset_write(struct lkst_maskset *ms, char *text)
+{
+	struct lkst_table *t;
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	ret = __lkst_maskset_parse(ms, text, &t);
+	if (ret)
+		return ret;
+	ret = __lkst_maskset_replace(ms, t);
+	if (ret)
+		__lkst_table_free(t);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_write);
+
+/* masksets/NAME: "EVENT HANDLER[ BUFFER]", buffer only when not default */
+void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms)
+{
+	struct lkst_table *t;
+	unsigned int id;
+
+	lockdep_assert_held(&lkst_mutex);
+	t = lkst_ms_table(ms);
+	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+		const struct lkst_table_entry *e = &t->ent[id];
+
+		if (!e->handler)
+			continue;
+		seq_printf(m, "%s %s", lkst_event_desc(id)->name,
+			   e->handler->name);
+		if (e->buf != lkst_buffer_default())
+			seq_printf(m, " %s", lkst_buffer_name(e->buf));
+		seq_putc(m, '\n');
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_maskset_show);
+
+/* Iterate masksets for the control files; caller holds lkst_mutex. */
+struct list_head *__lkst_masksets_list(void)
+{
+	lockdep_assert_held(&lkst_mutex);
+	return &lkst_masksets;
+}
+
+static int __init lkst_builtin_maskset(const char *name, bool all)
+{
+	const struct lkst_event_desc *d;
+	struct lkst_maskset *ms;
+	struct lkst_table *t;
+	int ret;
+
+	ms = __lkst_maskset_alloc(name, true);
+	if (IS_ERR(ms))
+		return PTR_ERR(ms);
+	if (!strcmp(name, "RNOTHING"))
+		return 0;
+	t = lkst_ms_table(ms);
+	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
+		if (!all && !d->primary)
+			continue;
+		ret = __lkst_table_set(t, d->id, &lkst_handler_default,
+				       lkst_buffer_default());
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The built-in masksets; RNOTHING is current until someone switches. */
+int __init lkst_masksets_init(void)
+{
+	int ret;
+
+	guard(mutex)(&lkst_mutex);
+	ret = lkst_builtin_maskset("RDEFAULT", false);
+	if (!ret)
+		ret = lkst_builtin_maskset("RALL", true);
+	if (!ret)
+		ret = lkst_builtin_maskset("RNOTHING", false);
+	if (ret)
+		return ret;
+	return __lkst_maskset_set_current(__lkst_maskset_lookup("RNOTHING"));
+}
