@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __LKST_TOOL_H
+#define __LKST_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define BIT(nr)			(1UL << (nr))
+
+/* Exit statuses of every command */
+#define LKST_EXIT_OK		0
+#define LKST_EXIT_FAIL		1	/* error, or damaged input */
+#define LKST_EXIT_USAGE		2
+
+#define LKST_NR_ARGS		4
+
+/* Files of a recording directory, as written by 'lkst record' */
+#define LKST_FILE_FORMAT	"format"
+#define LKST_FILE_HPAGE		"header_page"
+#define LKST_FILE_HEVENT	"header_event"
+#define LKST_FILE_EVENTS	"available_events"
+#define LKST_FILE_COMM		"comm"
+#define LKST_FILE_INFO		"info"
+
+/* One decoded record: struct lkst_record plus its time and CPU */
+struct lkst_event {
+	uint64_t	ts;		/* ns, the ring buffer's clock */
+	uint64_t	arg[LKST_NR_ARGS];
+	uint32_t	pid;
+	uint16_t	id;
+	uint8_t		cpu;
+	uint8_t		flags;
+	uint32_t	seq;		/* position in its CPU's stream */
+};
+
+struct lkst_evdesc {
+	char		*name;
+	char		*args[LKST_NR_ARGS];	/* NULL where unused ("-") */
+};
+
+struct lkst_comm {
+	uint32_t	pid;
+	uint32_t	order;		/* line in the comm file */
+	char		comm[24];
+};
+
+/* The events the analyses need, looked up by name in available_events */
+enum lkst_known {
+	LKST_K_SWITCH,
+	LKST_K_WAKEUP,
+	LKST_K_FORK,
+	LKST_K_EXIT,
+	LKST_K_SYS_ENTER,
+	LKST_K_SYS_EXIT,
+	LKST_K_IRQ_ENTRY,
+	LKST_K_IRQ_EXIT,
+	LKST_K_NR,
+};
+
+/* A recording directory, decoded and sorted by time */
+struct lkst_trace {
+	const char		*dir;
+	struct lkst_event	*ev;
+	size_t			nr;
+	struct lkst_evdesc	*desc;		/* indexed by event ID */
+	unsigned int		nr_desc;
+	struct lkst_comm	*comm;		/* sorted by pid */
+	size_t			nr_comm;
+	int			known[LKST_K_NR];	/* event ID or -1 */
+	int			nr_cpus;	/* highest CPU seen + 1 */
+	uint64_t		start, end;	/* first and last timestamps */
+	unsigned long		pages;
+	unsigned long		missed;		/* events the kernel flagged lost */
+	bool			missed_unknown;	/* pages flagged lost, no count */
+	bool			damaged;	/* some input could not be decoded */
+};
+
+/* trace.c */
+int lkst_trace_load(struct lkst_trace *t, const char *dir);
+void lkst_trace_free(struct lkst_trace *t);
+const char *lkst_comm(const struct lkst_trace *t, uint32_t pid);
+const struct lkst_evdesc *lkst_desc(const struct lkst_trace *t, unsigned int id);
+bool lkst_is(const struct lkst_trace *t, const struct lkst_event *e,
+	     enum lkst_known k);
+int lkst_event_id(const struct lkst_trace *t, const char *name);
+void lkst_trace_warn_missed(const struct lkst_trace *t);
+
+/* utils.c */
+void lkst_err(const char *fmt, ...);
+void lkst_warn(const char *fmt, ...);
+void *lkst_zalloc(size_t size);
+void *lkst_realloc_array(void *p, size_t nmemb, size_t size);
+char *lkst_strdup(const char *s);
+char *lkst_path(const char *dir, const char *name);
+int lkst_read_file(const char *path, char **buf, size_t *size);
+int lkst_write_file(const char *path, const char *buf, size_t size);
+void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
+int lkst_parse_time(const char *s, uint64_t *ns);
+int lkst_parse_uint(const char *s, unsigned long *val);
+const char *lkst_syscall_name(unsigned long nr);
+const char *lkst_state_name(uint64_t state);
+
+/* sampled durations, for the latency command */
+struct lkst_samples {
+	uint64_t	*v;
+	size_t		nr, alloc;
+};
+
+void lkst_samples_add(struct lkst_samples *s, uint64_t v);
+void lkst_samples_sort(struct lkst_samples *s);
+uint64_t lkst_samples_pct(const struct lkst_samples *s, unsigned int pct);
+void lkst_samples_free(struct lkst_samples *s);
+
+/* states.c, shared with the exporter */
+enum lkst_pstate {
+	LKST_S_RUNNING,
+	LKST_S_READY,
+	LKST_S_BLOCKED,
+	LKST_S_NR,
+	LKST_S_UNKNOWN = LKST_S_NR,
+	LKST_S_DEAD,
+};
+
+struct lkst_span {
+	uint64_t	from, to;
+	uint8_t		state;
+	uint8_t		cpu;		/* for LKST_S_RUNNING */
+};
+
+struct lkst_proc {
+	uint32_t	pid;
+	int		state;
+	uint64_t	since;
+	int		cpu;
+	uint64_t	first, last;		/* lifetime inside the trace */
+	uint64_t	time[LKST_S_NR];
+	unsigned long	trans[LKST_S_NR][LKST_S_NR];
+	struct lkst_span *span;
+	size_t		nr_span, alloc_span;
+};
+
+struct lkst_procs {
+	struct lkst_proc	*p;
+	size_t			nr, alloc;
+};
+
+int lkst_states_build(const struct lkst_trace *t, struct lkst_procs *ps,
+		      bool spans);
+void lkst_states_free(struct lkst_procs *ps);
+extern const char * const lkst_state_names[LKST_S_NR];
+
+/* The commands */
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_states(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+
+/* svg.c */
+int lkst_svg_write(const struct lkst_trace *t, const struct lkst_procs *ps,
+		   const char *path);
+
+#endif /* __LKST_TOOL_H */

@@ -1,0 +1,775 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst record: select a maskset and stream every CPU's raw file to a
+ * directory with splice(), until the command ends or a signal comes.
+ *
+ * One thread polls all CPUs and a signalfd, so that stopping is just the
+ * end of a loop: switch back to the previous maskset, then drain what is
+ * left in the buffers without blocking.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <tracefs.h>
+#include <traceevent/event-parse.h>
+
+#include "lkst.h"
+
+#define LKST_TRACEFS_DIR	"lkst"
+#define LKST_INTERVAL_MS	100	/* between two reads of the buffers */
+#define LKST_COMM_SCAN_MS	250	/* names of new processes */
+#define LKST_PIPE_SIZE		(256 << 10)
+#define LKST_COMMIT_MASK	((1UL << 27) - 1)	/* see header_page */
+#define LKST_MAX_RECORD		128	/* bytes: a record with its headers */
+#define LKST_MAX_CPUS		256
+
+struct lkst_cpu {
+	int		cpu;
+	int		raw;		/* per_cpu/cpuN/raw, O_NONBLOCK */
+	int		pipe[2];
+	int		out;
+	unsigned long	seq;		/* of the current file, rotating */
+	unsigned long long file_bytes;
+	unsigned long long bytes;	/* all written */
+	bool		eof;
+};
+
+struct lkst_rec {
+	const char	*dir;
+	const char	*maskset;
+	unsigned long	size_kb;
+	unsigned long long rotate_size;	/* bytes, 0: no rotation */
+	unsigned long	rotate_count;
+	char		**cmd;
+	struct lkst_cpu	cpus[LKST_MAX_CPUS];
+	int		nr_cpus;
+	long		page_size;
+	long		pipe_size;	/* bytes the pipe takes in one go */
+	int		page_pipe[2];	/* one page on its way to a CPU's pipe */
+	int		hdr_pipe[2];	/* a copy of its header */
+	ssize_t		hdr_size;	/* of a page: time stamp and commit */
+	unsigned long	full_size;	/* commit of a page the writer left */
+	FILE		*comm;
+	/* comm names already written, indexed by pid, to write changes only */
+	char		(*names)[16];
+	unsigned long	nr_names;
+};
+
+static void lkst_record_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lkst record [-m MASKSET] [-s SIZE_KB] [-o DIR] [--rotate SIZE,COUNT]\n"
+		"                   [-- COMMAND [ARGS...]]\n"
+		"\n"
+		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
+		"exits (or until SIGINT/SIGTERM without one), then restore the previous\n"
+		"maskset and say what was recorded and lost.  The buffer is cleared first.\n"
+		"DIR gets cpuN.raw per CPU and the files that describe them, so that it\n"
+		"can be analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
+		"\n"
+		"  -m, --maskset NAME     maskset to record with (default RDEFAULT)\n"
+		"  -s, --size KB          per-CPU buffer size while recording\n"
+		"  -o, --output DIR       recording directory (default lkst.data)\n"
+		"  -r, --rotate SIZE,COUNT  flight recorder on disk: at most COUNT files of\n"
+		"                         SIZE KiB per CPU (cpuN.raw.SEQ), oldest removed\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Needs root (or write access to /sys/kernel/tracing/lkst).\n");
+}
+
+static char *lkst_lkst_file(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), LKST_TRACEFS_DIR "/%s", name);
+	return tracefs_instance_get_file(NULL, path);
+}
+
+/* Read a tracefs lkst file; NULL with a message on failure */
+static char *lkst_tracefs_read(const char *name)
+{
+	char *path = lkst_lkst_file(name);
+	char *buf = NULL;
+	int ret = -ENOMEM;
+
+	if (path)
+		ret = lkst_read_file(path, &buf, NULL);
+	if (ret)
+		lkst_err("%s: %s", path ? path : name, strerror(-ret));
+	tracefs_put_tracing_file(path);
+	return ret ? NULL : buf;
+}
+
+static int lkst_tracefs_write(const char *name, const char *val)
+{
+	char *path = lkst_lkst_file(name);
+	ssize_t n = -1;
+	int fd, err = ENOMEM;
+
+	if (path) {
+		fd = open(path, O_WRONLY);
+		if (fd >= 0) {
+			n = write(fd, val, strlen(val));
+			err = errno;
+			close(fd);
+		} else {
+			err = errno;
+		}
+	}
+	if (n < 0)
+		lkst_err("writing '%s' to %s: %s", val, path ? path : name,
+			 strerror(err));
+	tracefs_put_tracing_file(path);
+	return n < 0 ? -err : 0;
+}
+
+static void lkst_chomp(char *s)
+{
+	size_t len = strlen(s);
+
+	while (len && (s[len - 1] == '\n' || s[len - 1] == ' '))
+		s[--len] = '\0';
+}
+
+/* Is @name listed in available_masksets ("[NAME]" marks the current one)? */
+static bool lkst_maskset_known(const char *list, const char *name)
+{
+	const char *p = list;
+	size_t len = strlen(name);
+
+	while (*p) {
+		if (*p == '[')
+			p++;
+		if (!strncmp(p, name, len) && (p[len] == '\n' || p[len] == ']' ||
+					       !p[len]))
+			return true;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+		p++;
+	}
+	return false;
+}
+
+/* The ring-buffer page layout, from header_page */
+static int lkst_page_layout(struct lkst_rec *r)
+{
+	struct tep_handle *tep = tep_alloc();
+	char *hp = lkst_tracefs_read(LKST_FILE_HPAGE);
+	int ret = -EINVAL;
+
+	if (tep && hp && !tep_parse_header_page(tep, hp, strlen(hp), sizeof(long))) {
+		r->page_size = tep_get_sub_buffer_size(tep);
+		r->hdr_size = 8 + tep_get_header_page_size(tep);
+		if (r->hdr_size <= 16 && r->page_size > r->hdr_size + 2 * LKST_MAX_RECORD) {
+			r->full_size = r->page_size - r->hdr_size - LKST_MAX_RECORD;
+			ret = 0;
+		}
+	}
+	if (ret)
+		lkst_err("%s: unexpected page layout", LKST_FILE_HPAGE);
+	free(hp);
+	if (tep)
+		tep_free(tep);
+	return ret;
+}
+
+static int lkst_copy_meta(const struct lkst_rec *r)
+{
+	static const char * const files[] = {
+		LKST_FILE_FORMAT, LKST_FILE_HPAGE, LKST_FILE_HEVENT,
+		LKST_FILE_EVENTS,
+	};
+	char *buf, *path;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		buf = lkst_tracefs_read(files[i]);
+		if (!buf)
+			return -EIO;
+		path = lkst_path(r->dir, files[i]);
+		ret = lkst_write_file(path, buf, strlen(buf));
+		if (ret)
+			lkst_err("%s: %s", path, strerror(-ret));
+		free(path);
+		free(buf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * Write "PID NAME" for every task whose name is new or changed since the
+ * last scan (threads too: records carry thread ids).
+ */
+static void lkst_comm_scan(struct lkst_rec *r)
+{
+	char path[96], name[32];
+	struct dirent *pe, *te;
+	unsigned long pid, tid;
+	DIR *proc, *task;
+	ssize_t n;
+	int fd;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((pe = readdir(proc))) {
+		if (lkst_parse_uint(pe->d_name, &pid))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%lu/task", pid);
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((te = readdir(task))) {
+			if (lkst_parse_uint(te->d_name, &tid) || tid > (1UL << 22))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%lu/task/%lu/comm",
+				 pid, tid);
+			fd = open(path, O_RDONLY);
+			if (fd < 0)
+				continue;
+			n = read(fd, name, sizeof(name) - 1);
+			close(fd);
+			if (n <= 0)
+				continue;
+			name[n] = '\0';
+			lkst_chomp(name);
+			if (tid >= r->nr_names) {
+				unsigned long nr = tid + 1024;
+
+				r->names = lkst_realloc_array(r->names, nr,
+							      sizeof(*r->names));
+				memset(r->names + r->nr_names, 0,
+				       (nr - r->nr_names) * sizeof(*r->names));
+				r->nr_names = nr;
+			}
+			if (!strncmp(r->names[tid], name, sizeof(r->names[0])))
+				continue;
+			snprintf(r->names[tid], sizeof(r->names[0]), "%s", name);
+			fprintf(r->comm, "%lu %s\n", tid, name);
+		}
+		closedir(task);
+	}
+	closedir(proc);
+	fflush(r->comm);
+}
+
+static int lkst_open_out(struct lkst_rec *r, struct lkst_cpu *c)
+{
+	char name[64], *path;
+
+	if (r->rotate_size)
+		snprintf(name, sizeof(name), "cpu%d.raw.%06lu", c->cpu, c->seq);
+	else
+		snprintf(name, sizeof(name), "cpu%d.raw", c->cpu);
+	path = lkst_path(r->dir, name);
+	c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (c->out < 0)
+		lkst_err("%s: %s", path, strerror(errno));
+	free(path);
+	c->file_bytes = 0;
+	return c->out < 0 ? -1 : 0;
+}
+
+/* Start the next file of a rotating CPU; drop the oldest beyond COUNT. */
+static int lkst_rotate(struct lkst_rec *r, struct lkst_cpu *c)
+{
+	char name[64], *path;
+
+	close(c->out);
+	c->seq++;
+	if (c->seq >= r->rotate_count) {
+		snprintf(name, sizeof(name), "cpu%d.raw.%06lu", c->cpu,
+			 c->seq - r->rotate_count);
+		path = lkst_path(r->dir, name);
+		if (unlink(path) && errno != ENOENT)
+			lkst_warn("%s: %s", path, strerror(errno));
+		free(path);
+	}
+	return lkst_open_out(r, c);
+}
+
+/* Move what is in the pipe to the file */
+static int lkst_flush_pipe(struct lkst_cpu *c, ssize_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = splice(c->pipe[0], NULL, c->out, NULL, len, SPLICE_F_MOVE);
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			lkst_err("cpu%d: writing the recording: %s", c->cpu,
+				 n ? strerror(errno) : "short write");
+			return -1;
+		}
+		len -= n;
+		c->bytes += n;
+		c->file_bytes += n;
+	}
+	return 0;
+}
+
+/*
+ * Splice one page of the CPU's buffer into its pipe; 0 when there is
+ * none.  Peek at the page header on the way (tee() copies no data) to
+ * tell a full page from one the writer is still filling: reading the
+ * latter again and again would mostly collect the recorder's own events.
+ */
+static ssize_t lkst_splice_page(struct lkst_rec *r, struct lkst_cpu *c,
+				bool *full)
+{
+	unsigned char hdr[32];
+	unsigned long commit = 0;
+	ssize_t n, m, moved;
+
+	n = splice(c->raw, NULL, r->page_pipe[1], NULL, r->page_size,
+		   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+	if (n <= 0)
+		return n;
+	*full = false;
+	if (tee(r->page_pipe[0], r->hdr_pipe[1], r->hdr_size, 0) == r->hdr_size &&
+	    read(r->hdr_pipe[0], hdr, r->hdr_size) == r->hdr_size) {
+		memcpy(&commit, hdr + 8, r->hdr_size - 8);
+		*full = (commit & LKST_COMMIT_MASK) >= r->full_size;
+	}
+	for (moved = 0; moved < n; moved += m) {
+		m = splice(r->page_pipe[0], NULL, c->pipe[1], NULL, n - moved,
+			   SPLICE_F_MOVE);
+		if (m <= 0) {
+			lkst_err("cpu%d: splice: %s", c->cpu,
+				 m ? strerror(errno) : "pipe empty");
+			errno = EIO;
+			return -1;
+		}
+	}
+	return n;
+}
+
+/*
+ * Move the CPU's full pages to its file, in batches of a pipe's worth;
+ * with @all, everything up to the last partial page.  A rotated file
+ * always ends on a page.
+ */
+static int lkst_drain_cpu(struct lkst_rec *r, struct lkst_cpu *c, bool all)
+{
+	unsigned long long room;
+	bool empty = false, full = true;
+	ssize_t n, in_pipe;
+
+	while (!c->eof && !empty && (full || all)) {
+		if (r->rotate_size && c->file_bytes >= r->rotate_size &&
+		    lkst_rotate(r, c))
+			return -1;
+		room = r->pipe_size;
+		if (r->rotate_size && r->rotate_size - c->file_bytes < room)
+			room = r->rotate_size - c->file_bytes;
+		for (in_pipe = 0; in_pipe < (ssize_t)room && (full || all); ) {
+			n = lkst_splice_page(r, c, &full);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno != EAGAIN) {
+				lkst_err("cpu%d: reading raw: %s", c->cpu,
+					 strerror(errno));
+				return -1;
+			}
+			if (n <= 0) {
+				empty = true;
+				c->eof = !n;
+				break;
+			}
+			in_pipe += n;
+		}
+		if (lkst_flush_pipe(c, in_pipe))
+			return -1;
+	}
+	return 0;
+}
+
+static int lkst_open_cpus(struct lkst_rec *r)
+{
+	char *dir = lkst_lkst_file("per_cpu"), path[512];
+	struct dirent *de;
+	struct lkst_cpu *c;
+	int cpu;
+	DIR *d;
+
+	d = dir ? opendir(dir) : NULL;
+	if (!d) {
+		lkst_err("%s: %s", dir ? dir : "per_cpu", strerror(errno));
+		tracefs_put_tracing_file(dir);
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (sscanf(de->d_name, "cpu%d", &cpu) != 1 || cpu < 0)
+			continue;
+		if (r->nr_cpus == LKST_MAX_CPUS) {
+			lkst_warn("more than %d CPUs, only the first recorded",
+				  LKST_MAX_CPUS);
+			break;
+		}
+		c = &r->cpus[r->nr_cpus];
+		memset(c, 0, sizeof(*c));
+		c->cpu = cpu;
+		c->out = -1;
+		snprintf(path, sizeof(path), "%s/%s/raw", dir, de->d_name);
+		c->raw = open(path, O_RDONLY | O_NONBLOCK);
+		if (c->raw < 0) {
+			lkst_err("%s: %s", path, strerror(errno));
+			break;
+		}
+		if (pipe(c->pipe)) {
+			lkst_err("pipe: %s", strerror(errno));
+			close(c->raw);
+			break;
+		}
+		fcntl(c->pipe[1], F_SETPIPE_SZ, LKST_PIPE_SIZE);
+		r->pipe_size = fcntl(c->pipe[1], F_GETPIPE_SZ);
+		if (r->pipe_size < r->page_size)
+			r->pipe_size = r->page_size;
+		r->pipe_size -= r->pipe_size % r->page_size;
+		r->nr_cpus++;
+		if (lkst_open_out(r, c))
+			break;
+	}
+	closedir(d);
+	tracefs_put_tracing_file(dir);
+	if (de || !r->nr_cpus)
+		return -1;
+	return 0;
+}
+
+static void lkst_close_cpus(struct lkst_rec *r)
+{
+	int i;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		close(r->cpus[i].raw);
+		close(r->cpus[i].pipe[0]);
+		close(r->cpus[i].pipe[1]);
+		if (r->cpus[i].out >= 0)
+			close(r->cpus[i].out);
+	}
+}
+
+/* Print read/overrun/lost from the per-CPU stats; false if any lost */
+static bool lkst_report_stats(struct lkst_rec *r)
+{
+	unsigned long long total = 0, bytes = 0, overrun = 0, lost = 0;
+	unsigned long long v, read, ovr, lst;
+	char name[64], *buf, *p, *save = NULL;
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", r->cpus[i].cpu);
+		buf = lkst_tracefs_read(name);
+		if (!buf)
+			continue;
+		read = 0;
+		ovr = 0;
+		lst = 0;
+		for (p = strtok_r(buf, "\n", &save); p;
+		     p = strtok_r(NULL, "\n", &save)) {
+			if (sscanf(p, "read: %llu", &v) == 1)
+				read = v;
+			else if (sscanf(p, "overrun: %llu", &v) == 1)
+				ovr = v;
+			else if (sscanf(p, "lost: %llu", &v) == 1)
+				lst = v;
+		}
+		free(buf);
+		printf("  cpu%-3d %10llu events %10llu KiB %8llu overwritten %8llu dropped\n",
+		       r->cpus[i].cpu, read, r->cpus[i].bytes >> 10, ovr, lst);
+		total += read;
+		bytes += r->cpus[i].bytes;
+		overrun += ovr;
+		lost += lst;
+	}
+	printf("lkst: recorded %llu events (%llu KiB) in %s", total, bytes >> 10,
+	       r->dir);
+	if (overrun || lost) {
+		printf("; LOST %llu (%llu overwritten before they were read, %llu dropped)\n",
+		       overrun + lost, overrun, lost);
+		printf("lkst: use a larger buffer (-s) or fewer events (-m)\n");
+		ok = false;
+	} else {
+		printf("; nothing lost\n");
+	}
+	return ok;
+}
+
+static pid_t lkst_start_cmd(char **cmd, const sigset_t *oldmask)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		lkst_err("fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		sigprocmask(SIG_SETMASK, oldmask, NULL);
+		execvp(cmd[0], cmd);
+		lkst_err("%s: %s", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/*
+ * The loop: every LKST_INTERVAL_MS, move the full pages of the buffers
+ * to the files, until the command ends or a signal asks to stop.
+ * Reading on a timer rather than on every wakeup, and full pages only,
+ * keeps the recorder's own activity, which LKST records too, small.
+ */
+static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
+{
+	struct signalfd_siginfo si;
+	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
+	struct timespec last, now;
+	bool stop = false;
+	int i, n;
+
+	clock_gettime(CLOCK_MONOTONIC, &last);
+	while (!stop) {
+		n = poll(&pfd, 1, LKST_INTERVAL_MS);
+		if (n < 0 && errno != EINTR) {
+			lkst_err("poll: %s", strerror(errno));
+			return -1;
+		}
+		if (n > 0 && read(sfd, &si, sizeof(si)) == sizeof(si) &&
+		    si.ssi_signo != SIGCHLD) {
+			stop = true;
+			if (child > 0)
+				kill(child, SIGTERM);
+		}
+		for (i = 0; i < r->nr_cpus; i++)
+			if (lkst_drain_cpu(r, &r->cpus[i], false))
+				return -1;
+		if (child > 0 && waitpid(child, status, WNOHANG) == child) {
+			child = 0;
+			stop = true;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - last.tv_sec) * 1000 +
+		    (now.tv_nsec - last.tv_nsec) / 1000000 >= LKST_COMM_SCAN_MS) {
+			lkst_comm_scan(r);
+			last = now;
+		}
+	}
+	if (child > 0)
+		waitpid(child, status, 0);
+	return 0;
+}
+
+static int lkst_parse_rotate(struct lkst_rec *r, const char *arg)
+{
+	unsigned long size, count;
+	char *end;
+
+	errno = 0;
+	size = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end != ',')
+		return -EINVAL;
+	arg = end + 1;
+	count = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || !size || !count ||
+	    size > BIT(30) || count > 1000000)
+		return -EINVAL;
+	r->rotate_size = (unsigned long long)size << 10;
+	r->rotate_count = count;
+	return 0;
+}
+
+static int lkst_prepare_dir(const char *dir)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		lkst_err("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	d = opendir(dir);
+	if (!d) {
+		lkst_err("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	/* Replace an earlier recording, and only that */
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "cpu", 3) && strstr(de->d_name, ".raw"))
+			unlinkat(dirfd(d), de->d_name, 0);
+	closedir(d);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "maskset",	required_argument,	NULL, 'm' },
+		{ "size",	required_argument,	NULL, 's' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "rotate",	required_argument,	NULL, 'r' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ }
+	};
+	struct lkst_rec *r = lkst_zalloc(sizeof(*r));
+	char *prev = NULL, *list = NULL, *old_size = NULL, *path, val[32];
+	int opt, sfd = -1, status = 0, ret = LKST_EXIT_FAIL;
+	sigset_t mask, oldmask;
+	pid_t child = 0;
+
+	r->dir = "lkst.data";
+	r->maskset = "RDEFAULT";
+	while ((opt = getopt_long(argc, argv, "+m:s:o:r:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'm':
+			r->maskset = optarg;
+			break;
+		case 's':
+			if (lkst_parse_uint(optarg, &r->size_kb) || !r->size_kb) {
+				lkst_err("bad buffer size '%s' (KiB)", optarg);
+				goto usage;
+			}
+			break;
+		case 'o':
+			r->dir = optarg;
+			break;
+		case 'r':
+			if (lkst_parse_rotate(r, optarg)) {
+				lkst_err("bad --rotate '%s': SIZE_KB,COUNT, both > 0",
+					 optarg);
+				goto usage;
+			}
+			break;
+		case 'h':
+			lkst_record_usage(stdout);
+			free(r);
+			return LKST_EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (optind < argc)
+		r->cmd = argv + optind;
+
+	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/maskset")) {
+		lkst_err("no %s/%s/maskset: this kernel has no LKST (CONFIG_LKST), tracefs is not mounted, or you are not root",
+			 tracefs_tracing_dir() ? tracefs_tracing_dir() :
+			 "/sys/kernel/tracing", LKST_TRACEFS_DIR);
+		goto out;
+	}
+	list = lkst_tracefs_read("available_masksets");
+	prev = lkst_tracefs_read("maskset");
+	if (!list || !prev)
+		goto out;
+	lkst_chomp(prev);
+	if (!lkst_maskset_known(list, r->maskset)) {
+		lkst_chomp(list);
+		for (path = list; *path; path++)
+			if (*path == '\n')
+				*path = ' ';
+		lkst_err("unknown maskset '%s'; available: %s", r->maskset, list);
+		goto out;
+	}
+
+	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) || lkst_copy_meta(r))
+		goto out;
+	path = lkst_path(r->dir, LKST_FILE_COMM);
+	r->comm = fopen(path, "w");
+	if (!r->comm)
+		lkst_err("%s: %s", path, strerror(errno));
+	free(path);
+	if (!r->comm)
+		goto out;
+	lkst_comm_scan(r);
+
+	if (r->size_kb) {
+		old_size = lkst_tracefs_read("buffer_size_kb");
+		snprintf(val, sizeof(val), "%lu", r->size_kb);
+		if (!old_size || lkst_tracefs_write("buffer_size_kb", val))
+			goto out;
+		lkst_chomp(old_size);
+	}
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	if (sfd < 0) {
+		lkst_err("signalfd: %s", strerror(errno));
+		goto out_sig;
+	}
+
+	if (pipe(r->page_pipe) || pipe(r->hdr_pipe)) {
+		lkst_err("pipe: %s", strerror(errno));
+		goto out_sig;
+	}
+	if (lkst_tracefs_write("clear", "1") || lkst_open_cpus(r))
+		goto out_cpus;
+	if (lkst_tracefs_write("maskset", r->maskset))
+		goto out_cpus;
+	if (r->cmd) {
+		child = lkst_start_cmd(r->cmd, &oldmask);
+	} else {
+		fprintf(stderr, "lkst: recording %s into %s; Ctrl-C to stop\n",
+			r->maskset, r->dir);
+	}
+	if (child >= 0 && !lkst_stream(r, sfd, child, &status))
+		ret = LKST_EXIT_OK;
+
+	/* Stop recording, then take what is left in the buffers. */
+	if (lkst_tracefs_write("maskset", prev))
+		ret = LKST_EXIT_FAIL;
+	for (opt = 0; opt < r->nr_cpus; opt++)
+		if (lkst_drain_cpu(r, &r->cpus[opt], true))
+			ret = LKST_EXIT_FAIL;
+	lkst_comm_scan(r);
+	/* losses are reported, but what was recorded is fine */
+	lkst_report_stats(r);
+	if (r->cmd && child > 0 && WIFEXITED(status) && WEXITSTATUS(status))
+		lkst_warn("%s exited with status %d", r->cmd[0],
+			  WEXITSTATUS(status));
+out_cpus:
+	lkst_close_cpus(r);
+out_sig:
+	for (opt = 0; opt < 2; opt++) {
+		if (r->page_pipe[opt] > 0)
+			close(r->page_pipe[opt]);
+		if (r->hdr_pipe[opt] > 0)
+			close(r->hdr_pipe[opt]);
+	}
+	if (sfd >= 0)
+		close(sfd);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+out:
+	if (old_size)
+		lkst_tracefs_write("buffer_size_kb", old_size);
+	if (r->comm)
+		fclose(r->comm);
+	free(old_size);
+	free(prev);
+	free(list);
+	free(r->names);
+	free(r);
+	return ret;
+usage:
+	lkst_record_usage(stderr);
+	free(r);
+	return LKST_EXIT_USAGE;
+}

@@ -1,0 +1,339 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tests of the lkst tool, on recordings it makes itself.
+#
+#   lkst_test.sh record DIR [LKST]   record the test traces into DIR (root,
+#                                    on a kernel with LKST)
+#   lkst_test.sh check DIR [LKST]    check the tool on them (any machine)
+#   lkst_test.sh all DIR [LKST]      both
+#
+# The two phases are separate so that the recordings can be made in a
+# virtual machine and checked on its host.  LKST is the binary to test
+# (default: ../lkst); build it with 'make ASAN=1' so that the decoders run
+# under AddressSanitizer and UBSan.  One line "PASS name" or "FAIL name"
+# per check; the exit status is 1 if anything failed, 4 if the record
+# phase could not run here (no LKST), as for kselftests.
+set -u
+
+phase=${1:-}
+dir=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+lkst=${3:-$here/../lkst}
+[ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+lkst=$(cd "$(dirname "$lkst")" && pwd)/$(basename "$lkst")
+
+# Sanitizers: a report is a failure with its own exit status.
+export ASAN_OPTIONS=exitcode=99:detect_leaks=1
+export UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1
+
+failed=0
+pass() { echo "PASS lkst: $1"; }
+fail() { echo "FAIL lkst: $1${2:+ ($2)}"; failed=1; }
+check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+
+# The workload: processes that compute, sleep, pipe data and fork.  The
+# sleeper writes its pid first: it is known to sleep 100 ms.
+workload() {
+	sh -c 'i=0; while [ $i -lt 3000 ]; do i=$((i+1)); done' &
+	dd if=/dev/zero bs=64k count=64 2>/dev/null | cat > /dev/null &
+	sh -c "echo \$\$ > $dir/sleeper.pid; exec sleep 0.1" &
+	for n in 1 2 3; do (sleep 0.02; true) & done
+	wait
+}
+
+record() {
+	local ts=/sys/kernel/tracing
+	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
+	if [ ! -f $ts/lkst/maskset ]; then
+		echo "SKIP lkst: no LKST in this kernel"
+		exit 4
+	fi
+	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/*.rc "$dir"/*.err
+	cat $ts/lkst/maskset > "$dir/maskset.before"
+
+	export -f workload
+	export dir
+	"$lkst" record -m RDEFAULT -s 4096 -o "$dir/main" -- bash -c workload \
+		> "$dir/main.log" 2>&1
+	echo $? > "$dir/main.rc"
+
+	# busy enough to rotate 16 KiB (4 pages) files several times
+	"$lkst" record -m RDEFAULT -o "$dir/rot" --rotate 16,3 -- \
+		sh -c 'for i in 1 2 3 4 5 6 7 8; do ls -l /usr/bin > /dev/null; done' \
+		> "$dir/rot.log" 2>&1
+	echo $? > "$dir/rot.rc"
+
+	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
+		> "$dir/badmask.out" 2> "$dir/badmask.err"
+	echo $? > "$dir/badmask.rc"
+	cat $ts/lkst/maskset > "$dir/maskset.after"
+}
+
+# run NAME CMD...: run a command of the tool, keep its output and status
+run() {
+	local name=$1
+	shift
+	"$@" > "$dir/out.$name" 2> "$dir/err.$name"
+	echo $? > "$dir/rc.$name"
+}
+rc() { cat "$dir/rc.$1"; }
+sane() {	# no crash, no sanitizer report
+	local r
+	r=$(rc "$1")
+	[ "$r" -lt 98 ] && ! grep -qE 'Sanitizer|runtime error' "$dir/err.$1"
+}
+
+check_phase() {
+	local m=$dir/main bad=$dir/bad-input
+
+	[ -d "$m" ] || { fail "recordings present" "no $m: run the record phase"; return; }
+	check "record: exit status 0" [ "$(cat "$dir/main.rc")" = 0 ]
+	check "record: says what it recorded and lost" \
+		grep -q "recorded [0-9]* events.*in $m" "$dir/main.log"
+	check "record: DIR is self-contained" test -s "$m/format" -a -s "$m/header_page" \
+		-a -s "$m/header_event" -a -s "$m/available_events" -a -s "$m/comm" \
+		-a -s "$m/cpu0.raw"
+	check "record: previous maskset restored" cmp -s "$dir/maskset.before" "$dir/maskset.after"
+
+	run report "$lkst" report --ns "$m"
+	check "report: exit status 0, no sanitizer report" \
+		eval '[ "$(rc report)" = 0 ] && sane report'
+	check "report: ordered by time across CPUs" python3 - "$dir/out.report" <<-'EOF'
+		import sys
+		ts = []; cpus = []
+		for l in open(sys.argv[1]):
+		    f = l.split()
+		    ts.append(int(f[0].replace('.', ''))); cpus.append(f[1])
+		switches = sum(1 for a, b in zip(cpus, cpus[1:]) if a != b)
+		ok = len(ts) > 100 and ts == sorted(ts) and len(set(cpus)) >= 2 and switches > 10
+		print("    %d events, %d CPUs, %d CPU changes" %
+		      (len(ts), len(set(cpus)), switches))
+		sys.exit(0 if ok else 1)
+	EOF
+	run report_filter "$lkst" report --event 'SYSCALL_*' --comm lkst "$m"
+	check "report: --event and --comm filter" eval \
+		'[ "$(rc report_filter)" = 0 ] && [ -s "$dir/out.report_filter" ] &&
+		 ! grep -vq " lkst  *SYSCALL_" "$dir/out.report_filter"'
+
+	run states "$lkst" states "$m" --svg "$dir/states.svg"
+	check "states: exit status 0, no sanitizer report" \
+		eval '[ "$(rc states)" = 0 ] && sane states'
+	check "states: running + ready + blocked = time followed, = recording for lifelong tasks" \
+		python3 - "$dir/out.states" "$dir/out.report" <<-'EOF'
+		import re, sys
+		lines = open(sys.argv[1]).read().splitlines()
+		span = float(re.search(r'\(([0-9.]+) ms\)', lines[0]).group(1))
+		born = set()
+		for l in open(sys.argv[2]):
+		    m = re.search(r'PROCESS_(FORK .*child|EXIT pid)=(\d+)', l)
+		    if m: born.add(int(m.group(2)))
+		ok = True; n = full = 0
+		for l in lines[3:]:
+		    f = l.split()
+		    pid = int(f[0]); run, ready, blk, tot = map(float, f[-8:-4])
+		    n += 1
+		    if abs(run + ready + blk - tot) > 0.003 or tot > span + 0.001:
+		        print("    pid %d: %s" % (pid, l)); ok = False
+		    if pid not in born:
+		        full += 1
+		        if abs(tot - span) > 0.001:
+		            print("    pid %d: %.3f of %.3f" % (pid, tot, span))
+		            ok = False
+		print("    %d processes, %d followed the whole %.3f ms" % (n, full, span))
+		sys.exit(0 if ok and n > 3 and full > 0 else 1)
+	EOF
+	check "states: SVG is well-formed XML with one row per process" \
+		python3 - "$dir/states.svg" "$dir/out.states" <<-'EOF'
+		import sys, xml.etree.ElementTree as ET
+		ns = '{http://www.w3.org/2000/svg}'
+		root = ET.parse(sys.argv[1]).getroot()
+		rows = [g for g in root.iter(ns + 'g') if g.get('class') == 'row']
+		procs = len(open(sys.argv[2]).read().splitlines()) - 3
+		ticks = [t.text for g in root.iter(ns + 'g') if g.get('class') == 'axis'
+		         for t in g.iter(ns + 'text')]
+		ok = (len(rows) == procs and all(r.find(ns + 'rect') is not None for r in rows)
+		      and any(t.endswith((' s', ' ms', ' us')) for t in ticks))
+		print("    %d rows for %d processes, axis %s .. %s" %
+		      (len(rows), procs, ticks[0], ticks[-1]))
+		sys.exit(0 if ok else 1)
+	EOF
+
+	run export "$lkst" export --perfetto "$m" -o "$dir/trace.json"
+	check "export: exit status 0, no sanitizer report" \
+		eval '[ "$(rc export)" = 0 ] && sane export'
+	check "export: JSON parses, per-CPU tracks and process slices" \
+		python3 - "$dir/trace.json" <<-'EOF'
+		import json, sys
+		ev = json.load(open(sys.argv[1]))['traceEvents']
+		cpu = {e['tid'] for e in ev if e['ph'] == 'X' and e['pid'] == 0}
+		st = {e['name'] for e in ev if e['ph'] == 'X' and e['pid'] != 0}
+		ok = len(cpu) >= 2 and {'running', 'blocked'} <= st and all(
+		    e['dur'] >= 0 for e in ev if e['ph'] == 'X')
+		print("    %d events, CPU tracks %s, states %s" %
+		      (len(ev), sorted(cpu), sorted(st)))
+		sys.exit(0 if ok else 1)
+	EOF
+	check "states: the process that sleeps 100 ms shows ~100 ms blocked" \
+		python3 - "$dir/trace.json" "$(cat "$dir/sleeper.pid")" "$dir/out.states" <<-'EOF'
+		import json, sys
+		pid = int(sys.argv[2])
+		ev = json.load(open(sys.argv[1]))['traceEvents']
+		blk = [e['dur'] / 1000 for e in ev if e['ph'] == 'X' and e['pid'] == pid
+		       and e['name'] == 'blocked']
+		row = [l.split() for l in open(sys.argv[3]) if l.split()[:1] == [str(pid)]]
+		total = float(row[0][-6]) if row else 0
+		print("    pid %d: longest blocked %.3f ms, blocked in all %.3f ms" % (
+		      pid, max(blk or [0]), total))
+		sys.exit(0 if blk and 99 <= max(blk) <= 130 and total >= max(blk) - 0.001 else 1)
+	EOF
+
+	run latency "$lkst" latency "$m"
+	check "latency: exit status 0, no sanitizer report" \
+		eval '[ "$(rc latency)" = 0 ] && sane latency'
+	check "latency: numbers match the events of the report" \
+		python3 - "$dir/out.report" "$dir/out.latency" <<-'EOF'
+		import re, sys
+		ent = {}; sysc = {}; wake = {}; nwake = []; irq = {}; nirq = []
+		for l in open(sys.argv[1]):
+		    f = l.split()
+		    ts = int(f[0].replace('.', '')); cpu = f[1]; pid = int(f[2]); ev = f[4]
+		    a = dict(x.split('=', 1) for x in f[5:] if '=' in x)
+		    num = lambda k: int(re.match(r'-?\d+', a[k]).group(0))
+		    if ev == 'SYSCALL_ENTRY':
+		        ent[pid] = (num('nr'), ts)
+		    elif ev == 'SYSCALL_EXIT' and pid in ent:
+		        nr, t0 = ent.pop(pid)
+		        if nr == num('nr'):
+		            sysc.setdefault(nr, []).append(ts - t0)
+		    elif ev == 'PROCESS_WAKEUP':
+		        wake.setdefault(num('pid'), ts)
+		    elif ev == 'PROCESS_CONTEXTSWITCH' and num('next') in wake:
+		        nwake.append(ts - wake.pop(num('next')))
+		    elif ev == 'INT_HARDWARE_ENTRY':
+		        irq[(cpu, num('irq'))] = ts
+		    elif ev == 'INT_HARDWARE_EXIT' and (cpu, num('irq')) in irq:
+		        nirq.append(ts - irq.pop((cpu, num('irq'))))
+		out = open(sys.argv[2]).read()
+		ok = True; n = 0
+		for nr, v in sysc.items():
+		    pat = r'^  \S+\[%d\] +(\d+) +([\d.]+) +[\d.]+ +[\d.]+ +([\d.]+)$'
+		    m = re.search(pat % nr, out, re.M)
+		    us = lambda g: round(float(m.group(g)) * 1000)
+		    got = m and (int(m.group(1)), us(2), us(3))
+		    if got != (len(v), min(v), max(v)):
+		        print("    syscall %d: report gives %s, latency %s" %
+		              (nr, (len(v), min(v), max(v)), got))
+		        ok = False
+		    n += 1
+		alls = re.findall(r'^  all +(\d+) +([\d.]+)', out, re.M)
+		want = [len(nwake), len(sum(sysc.values(), [])), len(nirq)]
+		got = [int(c) for c, _ in alls]
+		if got != [w for w in want if w]:
+		    print("    totals: report %s, latency %s" % (want, got)); ok = False
+		print("    %d system calls compared; %d wakeups, %d IRQs" %
+		      (n, len(nwake), len(nirq)))
+		sys.exit(0 if ok and n > 5 and nwake else 1)
+	EOF
+
+	check "record --rotate 16,3: at most 3 files of 16 KiB per CPU, oldest dropped" \
+		python3 - "$dir/rot" <<-'EOF'
+		import os, re, sys
+		files = {}
+		for f in os.listdir(sys.argv[1]):
+		    m = re.match(r'cpu(\d+)\.raw\.(\d+)$', f)
+		    if m:
+		        files.setdefault(int(m.group(1)), []).append(
+		            (int(m.group(2)), os.path.getsize(os.path.join(sys.argv[1], f))))
+		ok = bool(files) and not os.path.exists(os.path.join(sys.argv[1], 'cpu0.raw'))
+		for cpu, l in sorted(files.items()):
+		    seqs = sorted(s for s, _ in l)
+		    print("    cpu%d: files %s, sizes %s" % (cpu, seqs, sorted(z for _, z in l)))
+		    ok = ok and len(l) <= 3 and all(z <= 16384 and z % 4096 == 0 for _, z in l)
+		    ok = ok and seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+		ok = ok and max(max(s for s, _ in l) for l in files.values()) >= 3
+		sys.exit(0 if ok else 1)
+	EOF
+	run rot "$lkst" report "$dir/rot"
+	check "report of a rotated recording decodes" \
+		eval '[ "$(rc rot)" = 0 ] && sane rot && [ -s "$dir/out.rot" ]'
+
+	# Bad input: clear message, non-zero exit, no crash.
+	check "record: unknown maskset refused with a clear message" eval \
+		'[ "$(cat "$dir/badmask.rc")" = 1 ] &&
+		 grep -q "unknown maskset .NO_SUCH_MASKSET." "$dir/badmask.err"'
+	rm -rf "$bad"
+	mkdir -p "$bad/noformat" "$bad/empty"
+	cp "$m"/cpu*.raw "$bad/noformat/"
+	for d in noformat empty; do
+		run "$d" "$lkst" report "$bad/$d"
+		check "bad input: directory without format files ($d)" eval \
+			"[ \"\$(rc $d)\" = 1 ] && sane $d &&
+			 grep -q 'not a directory written by' \"\$dir/err.$d\""
+	done
+	cp -r "$m" "$bad/trunc"
+	truncate -s -100 "$bad/trunc/cpu0.raw"
+	for cmd in report states latency; do
+		run "trunc_$cmd" "$lkst" "$cmd" "$bad/trunc"
+		check "bad input: truncated raw file ($cmd)" eval \
+			"[ \"\$(rc trunc_$cmd)\" = 1 ] && sane trunc_$cmd &&
+			 grep -q 'truncated' \"\$dir/err.trunc_$cmd\""
+	done
+	cp -r "$m" "$bad/commit"
+	printf '\377\377\377\177\377\377\377\377' |
+		dd of="$bad/commit/cpu0.raw" bs=1 seek=$((4096 + 8)) conv=notrunc status=none
+	run commit "$lkst" report "$bad/commit"
+	check "bad input: corrupt page header" eval \
+		'[ "$(rc commit)" = 1 ] && sane commit &&
+		 grep -q "page 1 .*corrupt" "$dir/err.commit"'
+	check "bad input: 60 randomly corrupted recordings, no crash" \
+		python3 - "$m" "$bad/fuzz" "$lkst" <<-'EOF'
+		import os, random, shutil, subprocess, sys
+		src, dst, lkst = sys.argv[1:4]
+		rnd = random.Random(1)
+		ok = True; damaged = 0
+		for i in range(60):
+		    shutil.rmtree(dst, ignore_errors=True); shutil.copytree(src, dst)
+		    raws = sorted(f for f in os.listdir(dst) if '.raw' in f)
+		    path = os.path.join(dst, rnd.choice(raws))
+		    data = bytearray(open(path, 'rb').read())
+		    for _ in range(rnd.choice([1, 8, 64])):
+		        pos = rnd.randrange(len(data))
+		        pos -= pos % 4096 if rnd.random() < 0.3 else 0   # page headers too
+		        data[pos:pos + 4] = rnd.randbytes(4)
+		    if rnd.random() < 0.2:
+		        data = data[:rnd.randrange(len(data))]
+		    open(path, 'wb').write(data)
+		    cmd = rnd.choice([['report'], ['states', '--svg', dst + '/s.svg'], ['latency'],
+		                      ['export', '--perfetto', '-o', dst + '/t.json']])
+		    p = subprocess.run([lkst, cmd[0], dst] + cmd[1:],
+		                       capture_output=True, text=True)
+		    damaged += p.returncode == 1
+		    bad = 'Sanitizer' in p.stderr or 'runtime error' in p.stderr
+		    if p.returncode not in (0, 1) or bad:
+		        print("    run %d (%s): exit %d\n%s" %
+		              (i, cmd[0], p.returncode, p.stderr[-2000:]))
+		        ok = False
+		print("    60 runs, %d reported damage" % damaged)
+		sys.exit(0 if ok and damaged > 10 else 1)
+	EOF
+
+	# Usage
+	for c in record report states latency export; do
+		run "help_$c" "$lkst" "$c" --help
+		check "usage: lkst $c --help" eval "[ \"\$(rc help_$c)\" = 0 ] &&
+			grep -q '^usage: lkst $c' \"\$dir/out.help_$c\""
+	done
+	run badopt "$lkst" report --no-such-option "$m"
+	check "usage: bad option exits 2" eval '[ "$(rc badopt)" = 2 ]'
+}
+
+case $phase in
+record) record ;;
+check) check_phase ;;
+all) record; check_phase ;;
+*) sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+esac
+exit $failed

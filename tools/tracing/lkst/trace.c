@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Decode a recording directory made by 'lkst record'.
+ *
+ * The per-CPU files hold ring-buffer pages exactly as the kernel's
+ * lkst/per_cpu/cpuN/raw hands them out (the trace_pipe_raw format).
+ * libtraceevent does the parsing: tep reads header_page and the record
+ * layout in format, kbuffer walks the events of a page.  kbuffer trusts
+ * the page it is given, though (a bad length can make it loop or read
+ * past the page), so every page is checked here first and skipped, with a
+ * message, when it is not well formed.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "lkst.h"
+
+/* Event type_len values of the ring buffer (see header_event) */
+#define RB_TYPE_DATA_MAX	28
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+#define RB_COMMIT_MASK		((1U << 27) - 1)
+#define RB_MISSED_EVENTS	BIT(31)
+#define RB_MISSED_STORED	BIT(30)
+
+/* kbuffer may read a few bytes past the commit: keep them in our buffer */
+#define PAGE_SLACK		64
+
+struct lkst_decoder {
+	struct tep_handle	*tep;
+	struct kbuffer		*kbuf;
+	struct tep_format_field	*f_event, *f_flags, *f_pid, *f_arg;
+	unsigned int		rec_size;	/* bytes of struct lkst_record */
+	unsigned int		page_size;	/* sub-buffer: header + data */
+	unsigned int		data_off;	/* of the data in a page */
+	unsigned char		*page;		/* page_size + PAGE_SLACK */
+};
+
+static const char * const lkst_known_names[LKST_K_NR] = {
+	[LKST_K_SWITCH]		= "PROCESS_CONTEXTSWITCH",
+	[LKST_K_WAKEUP]		= "PROCESS_WAKEUP",
+	[LKST_K_FORK]		= "PROCESS_FORK",
+	[LKST_K_EXIT]		= "PROCESS_EXIT",
+	[LKST_K_SYS_ENTER]	= "SYSCALL_ENTRY",
+	[LKST_K_SYS_EXIT]	= "SYSCALL_EXIT",
+	[LKST_K_IRQ_ENTRY]	= "INT_HARDWARE_ENTRY",
+	[LKST_K_IRQ_EXIT]	= "INT_HARDWARE_EXIT",
+};
+
+static int lkst_read_meta(const struct lkst_trace *t, const char *name,
+			  char **buf, size_t *size)
+{
+	char *path = lkst_path(t->dir, name);
+	int ret;
+
+	ret = lkst_read_file(path, buf, size);
+	if (ret)
+		lkst_err("%s: %s%s", path, strerror(-ret),
+			 ret == -ENOENT ?
+			 " (not a directory written by 'lkst record')" : "");
+	free(path);
+	return ret;
+}
+
+static struct tep_format_field *lkst_field(struct tep_event *ev,
+					   const char *name, const char *dir)
+{
+	/* no blank line in format: tep takes the fields as "common" ones */
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f)
+		lkst_err("%s/format: no field '%s'", dir, name);
+	return f;
+}
+
+static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
+{
+	char *hpage = NULL, *fmt = NULL;
+	struct tep_event *ev = NULL;
+	size_t hlen, flen;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	ret = lkst_read_meta(t, LKST_FILE_HPAGE, &hpage, &hlen);
+	if (!ret)
+		ret = lkst_read_meta(t, LKST_FILE_FORMAT, &fmt, &flen);
+	if (ret)
+		goto out;
+
+	ret = -EINVAL;
+	d->tep = tep_alloc();
+	if (!d->tep) {
+		lkst_err("out of memory");
+		goto out;
+	}
+	tep_set_long_size(d->tep, sizeof(long));
+	if (tep_parse_header_page(d->tep, hpage, hlen, sizeof(long))) {
+		lkst_err("%s/header_page: cannot be parsed", t->dir);
+		goto out;
+	}
+	if (tep_parse_format(d->tep, &ev, fmt, flen, "lkst") || !ev) {
+		lkst_err("%s/format: cannot be parsed", t->dir);
+		goto out;
+	}
+	d->f_event = lkst_field(ev, "event", t->dir);
+	d->f_flags = lkst_field(ev, "flags", t->dir);
+	d->f_pid = lkst_field(ev, "pid", t->dir);
+	d->f_arg = lkst_field(ev, "arg", t->dir);
+	if (!d->f_event || !d->f_flags || !d->f_pid || !d->f_arg)
+		goto out;
+	if (d->f_arg->size != LKST_NR_ARGS * 8) {
+		lkst_err("%s/format: arg is %d bytes, expected %d", t->dir,
+			 d->f_arg->size, LKST_NR_ARGS * 8);
+		goto out;
+	}
+	d->rec_size = d->f_arg->offset + d->f_arg->size;
+
+	/* the page header: u64 time stamp, then the commit, a long */
+	d->data_off = 8 + tep_get_header_page_size(d->tep);
+	d->page_size = tep_get_sub_buffer_size(d->tep);
+	if (d->data_off < 12 || d->page_size <= d->data_off ||
+	    d->page_size > (1U << 24)) {
+		lkst_err("%s/header_page: unexpected page layout (%u/%u)",
+			 t->dir, d->data_off, d->page_size);
+		goto out;
+	}
+	d->kbuf = tep_kbuffer(d->tep);
+	if (!d->kbuf) {
+		lkst_err("out of memory");
+		goto out;
+	}
+	d->page = lkst_zalloc(d->page_size + PAGE_SLACK);
+	ret = 0;
+out:
+	free(hpage);
+	free(fmt);
+	return ret;
+}
+
+static void lkst_decoder_exit(struct lkst_decoder *d)
+{
+	kbuffer_free(d->kbuf);
+	if (d->tep)
+		tep_free(d->tep);
+	free(d->page);
+}
+
+static uint32_t lkst_le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * Is the page in d->page well formed?  Every event header and length
+ * must stay inside the committed data and the walk must move forward.
+ * Returns NULL, or what is wrong.
+ */
+static const char *lkst_page_check(const struct lkst_decoder *d,
+				   unsigned long *commitp)
+{
+	const unsigned char *data = d->page + d->data_off;
+	unsigned long flags = 0;
+	unsigned int off = 0, size, len, type;
+
+	memcpy(&flags, d->page + 8, d->data_off - 8 < sizeof(flags) ?
+	       d->data_off - 8 : sizeof(flags));
+	size = flags & RB_COMMIT_MASK;
+	*commitp = flags;
+	if (size > d->page_size - d->data_off)
+		return "commit size larger than the page";
+	if ((flags & RB_MISSED_STORED) &&
+	    size + sizeof(long) > d->page_size - d->data_off)
+		return "no room for the missed-events count";
+
+	while (off < size) {
+		if (size - off < 4)
+			return "event header cut by the end of the data";
+		type = lkst_le32(data + off) & 0x1f;
+		switch (type) {
+		case RB_TYPE_PADDING:
+			if (size - off < 8)
+				return NULL;	/* padding up to the end */
+			len = 4 + lkst_le32(data + off + 4);
+			if (len < 8)
+				return "bad padding length";
+			break;
+		case RB_TYPE_TIME_EXTEND:
+		case RB_TYPE_TIME_STAMP:
+			len = 8;
+			break;
+		case 0:
+			if (size - off < 8)
+				return "event length cut by the end of the data";
+			len = lkst_le32(data + off + 4);
+			if (len < 4 || len > size)
+				return "bad event length";
+			len = 8 + ((len - 4 + 3) & ~3U);
+			break;
+		default:
+			len = 4 + type * 4;
+			break;
+		}
+		if (len > size - off)
+			return "event runs past the end of the data";
+		off += len;
+	}
+	return NULL;
+}
+
+static void lkst_trace_add(struct lkst_trace *t, size_t *alloc,
+			   const struct lkst_event *e)
+{
+	if (t->nr == *alloc) {
+		*alloc = *alloc ? *alloc * 2 : 4096;
+		t->ev = lkst_realloc_array(t->ev, *alloc, sizeof(*t->ev));
+	}
+	t->ev[t->nr++] = *e;
+}
+
+/* Decode one checked page into t->ev; false if a record is malformed */
+static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
+			     size_t *alloc, int cpu, uint32_t *seq)
+{
+	unsigned long long ts, v;
+	struct lkst_event e;
+	void *rec;
+	int missed, i;
+
+	if (kbuffer_load_subbuffer(d->kbuf, d->page))
+		return false;
+	missed = kbuffer_missed_events(d->kbuf);
+	if (missed > 0)
+		t->missed += missed;
+	else if (missed < 0)
+		t->missed_unknown = true;
+
+	for (rec = kbuffer_read_event(d->kbuf, &ts); rec;
+	     rec = kbuffer_next_event(d->kbuf, &ts)) {
+		if (kbuffer_event_size(d->kbuf) < (int)d->rec_size)
+			return false;
+		memset(&e, 0, sizeof(e));
+		e.ts = ts;
+		e.cpu = cpu;
+		e.seq = (*seq)++;
+		if (tep_read_number_field(d->f_event, rec, &v))
+			return false;
+		e.id = v;
+		tep_read_number_field(d->f_flags, rec, &v);
+		e.flags = v;
+		tep_read_number_field(d->f_pid, rec, &v);
+		e.pid = v;
+		for (i = 0; i < LKST_NR_ARGS; i++)
+			e.arg[i] = tep_read_number(d->tep, (char *)rec +
+						   d->f_arg->offset + i * 8, 8);
+		lkst_trace_add(t, alloc, &e);
+	}
+	return true;
+}
+
+static int lkst_file_decode(struct lkst_decoder *d, struct lkst_trace *t,
+			    size_t *alloc, const char *name, int cpu,
+			    uint32_t *seq)
+{
+	char *path = lkst_path(t->dir, name);
+	unsigned long commit;
+	const char *why;
+	size_t n, pg = 0;
+	FILE *f;
+
+	f = fopen(path, "r");
+	if (!f) {
+		lkst_err("%s: %s", path, strerror(errno));
+		free(path);
+		t->damaged = true;
+		return -errno;
+	}
+	for (;; pg++) {
+		n = fread(d->page, 1, d->page_size, f);
+		if (!n)
+			break;
+		if (n < d->page_size) {
+			lkst_warn("%s: truncated: last page has %zu of %u bytes, ignored",
+				  path, n, d->page_size);
+			t->damaged = true;
+			break;
+		}
+		memset(d->page + d->page_size, 0, PAGE_SLACK);
+		t->pages++;
+		why = lkst_page_check(d, &commit);
+		if (!why && !lkst_page_decode(d, t, alloc, cpu, seq))
+			why = "record smaller than struct lkst_record";
+		if (why) {
+			lkst_warn("%s: page %zu (offset %zu) is corrupt: %s; skipped",
+				  path, pg, pg * d->page_size, why);
+			t->damaged = true;
+		}
+	}
+	if (ferror(f)) {
+		lkst_err("%s: read error", path);
+		t->damaged = true;
+	}
+	fclose(f);
+	free(path);
+	return 0;
+}
+
+/* cpuN.raw, or cpuN.raw.SEQ when recorded with --rotate */
+struct lkst_rawfile {
+	char		*name;
+	unsigned int	cpu;
+	unsigned long	seq;
+};
+
+static int lkst_rawfile_cmp(const void *a, const void *b)
+{
+	const struct lkst_rawfile *x = a, *y = b;
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int lkst_rawfiles(struct lkst_trace *t, struct lkst_rawfile **filesp,
+			 size_t *nrp)
+{
+	struct lkst_rawfile *files = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *de;
+	unsigned int cpu;
+	unsigned long seq;
+	int len;
+	DIR *dir;
+
+	dir = opendir(t->dir);
+	if (!dir) {
+		lkst_err("%s: %s", t->dir, strerror(errno));
+		return -errno;
+	}
+	while ((de = readdir(dir))) {
+		const char *p;
+
+		len = 0;
+		seq = 0;
+		if (sscanf(de->d_name, "cpu%u.raw%n", &cpu, &len) != 1 || !len)
+			continue;
+		p = de->d_name + len;
+		if (*p == '.' && p[1] && strspn(p + 1, "0123456789") == strlen(p + 1))
+			seq = strtoul(p + 1, NULL, 10);
+		else if (*p)
+			continue;
+		if (cpu > 255) {
+			lkst_warn("%s: CPU number too large, ignored", de->d_name);
+			continue;
+		}
+		if (nr == alloc) {
+			alloc = alloc ? alloc * 2 : 16;
+			files = lkst_realloc_array(files, alloc, sizeof(*files));
+		}
+		files[nr].name = lkst_strdup(de->d_name);
+		files[nr].cpu = cpu;
+		files[nr].seq = seq;
+		nr++;
+	}
+	closedir(dir);
+	if (nr)
+		qsort(files, nr, sizeof(*files), lkst_rawfile_cmp);
+	*filesp = files;
+	*nrp = nr;
+	return 0;
+}
+
+static int lkst_ev_cmp(const void *a, const void *b)
+{
+	const struct lkst_event *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* available_events: "ID NAME arg0 arg1 arg2 arg3", "-" for no argument */
+static int lkst_load_events(struct lkst_trace *t)
+{
+	char *buf, *line, *save = NULL, *tok, *s2;
+	unsigned long id;
+	int ret, i;
+
+	ret = lkst_read_meta(t, LKST_FILE_EVENTS, &buf, NULL);
+	if (ret)
+		return ret;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		s2 = NULL;
+		tok = strtok_r(line, " \t", &s2);
+		if (!tok || lkst_parse_uint(tok, &id) || id > 65535)
+			continue;
+		tok = strtok_r(NULL, " \t", &s2);
+		if (!tok)
+			continue;
+		if (id >= t->nr_desc) {
+			t->desc = lkst_realloc_array(t->desc, id + 1,
+						     sizeof(*t->desc));
+			memset(t->desc + t->nr_desc, 0,
+			       (id + 1 - t->nr_desc) * sizeof(*t->desc));
+			t->nr_desc = id + 1;
+		}
+		if (t->desc[id].name)
+			continue;
+		t->desc[id].name = lkst_strdup(tok);
+		for (i = 0; i < LKST_NR_ARGS; i++) {
+			tok = strtok_r(NULL, " \t", &s2);
+			if (tok && strcmp(tok, "-"))
+				t->desc[id].args[i] = lkst_strdup(tok);
+		}
+	}
+	free(buf);
+	for (i = 0; i < LKST_K_NR; i++)
+		t->known[i] = lkst_event_id(t, lkst_known_names[i]);
+	return 0;
+}
+
+static int lkst_comm_cmp(const void *a, const void *b)
+{
+	const struct lkst_comm *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int lkst_comm_order_cmp(const void *a, const void *b)
+{
+	const struct lkst_comm *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * comm: "PID NAME" lines, first the snapshot taken when the recording
+ * started, then names seen later; the last line for a pid wins.
+ */
+static void lkst_load_comm(struct lkst_trace *t)
+{
+	char *buf, *line, *save = NULL, *name;
+	size_t alloc = 0, i, j;
+	unsigned long pid;
+	char *path;
+
+	path = lkst_path(t->dir, LKST_FILE_COMM);
+	if (lkst_read_file(path, &buf, NULL)) {
+		lkst_warn("%s: missing, process names unknown", path);
+		free(path);
+		return;
+	}
+	free(path);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		name = strchr(line, ' ');
+		if (!name)
+			continue;
+		*name++ = '\0';
+		if (lkst_parse_uint(line, &pid) || pid > UINT32_MAX)
+			continue;
+		if (t->nr_comm == alloc) {
+			alloc = alloc ? alloc * 2 : 256;
+			t->comm = lkst_realloc_array(t->comm, alloc,
+						     sizeof(*t->comm));
+		}
+		t->comm[t->nr_comm].pid = pid;
+		t->comm[t->nr_comm].order = t->nr_comm;
+		snprintf(t->comm[t->nr_comm].comm, sizeof(t->comm->comm), "%s",
+			 name);
+		/* one word, so that reports split on blanks */
+		for (i = 0; t->comm[t->nr_comm].comm[i]; i++)
+			if ((unsigned char)t->comm[t->nr_comm].comm[i] <= ' ')
+				t->comm[t->nr_comm].comm[i] = '_';
+		t->nr_comm++;
+	}
+	free(buf);
+	if (!t->nr_comm)
+		return;
+	qsort(t->comm, t->nr_comm, sizeof(*t->comm), lkst_comm_order_cmp);
+	for (i = 0, j = 0; i < t->nr_comm; i++) {
+		if (j && t->comm[j - 1].pid == t->comm[i].pid)
+			j--;	/* the later line wins */
+		t->comm[j++] = t->comm[i];
+	}
+	t->nr_comm = j;
+}
+
+/* A task forked during the recording is named after its parent. */
+static void lkst_comm_inherit(struct lkst_trace *t)
+{
+	int fork = t->known[LKST_K_FORK];
+	struct lkst_comm c;
+	size_t i, pos;
+
+	if (fork < 0)
+		return;
+	for (i = 0; i < t->nr; i++) {
+		const struct lkst_event *e = &t->ev[i];
+
+		if (e->id != fork || e->arg[1] > UINT32_MAX ||
+		    lkst_comm(t, e->arg[1])[0] != '<')
+			continue;
+		c.pid = e->arg[1];
+		c.order = 0;
+		snprintf(c.comm, sizeof(c.comm), "%s", lkst_comm(t, e->arg[0]));
+		for (pos = 0; pos < t->nr_comm && t->comm[pos].pid < c.pid; pos++)
+			;
+		t->comm = lkst_realloc_array(t->comm, t->nr_comm + 1,
+					     sizeof(*t->comm));
+		memmove(t->comm + pos + 1, t->comm + pos,
+			(t->nr_comm - pos) * sizeof(*t->comm));
+		t->comm[pos] = c;
+		t->nr_comm++;
+	}
+}
+
+const char *lkst_comm(const struct lkst_trace *t, uint32_t pid)
+{
+	struct lkst_comm key = { .pid = pid }, *c;
+
+	if (!pid)
+		return "<idle>";
+	c = t->nr_comm ? bsearch(&key, t->comm, t->nr_comm, sizeof(*t->comm),
+				 lkst_comm_cmp) : NULL;
+	return c ? c->comm : "<unknown>";
+}
+
+const struct lkst_evdesc *lkst_desc(const struct lkst_trace *t, unsigned int id)
+{
+	return id < t->nr_desc && t->desc[id].name ? &t->desc[id] : NULL;
+}
+
+int lkst_event_id(const struct lkst_trace *t, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nr_desc; i++)
+		if (t->desc[i].name && !strcmp(t->desc[i].name, name))
+			return i;
+	return -1;
+}
+
+bool lkst_is(const struct lkst_trace *t, const struct lkst_event *e,
+	     enum lkst_known k)
+{
+	return t->known[k] >= 0 && e->id == t->known[k];
+}
+
+void lkst_trace_warn_missed(const struct lkst_trace *t)
+{
+	if (t->missed)
+		lkst_warn("the kernel lost %lu events while recording%s",
+			  t->missed, t->missed_unknown ? " (at least)" : "");
+	else if (t->missed_unknown)
+		lkst_warn("the kernel lost events while recording");
+}
+
+/**
+ * lkst_trace_load - decode a recording directory
+ * @t: filled in; free with lkst_trace_free()
+ * @dir: the directory
+ *
+ * Damaged raw files are decoded as far as possible, t->damaged says so.
+ *
+ * Return: 0, or -errno when the directory cannot be used at all.
+ */
+int lkst_trace_load(struct lkst_trace *t, const char *dir)
+{
+	struct lkst_rawfile *files = NULL;
+	struct lkst_decoder d;
+	size_t nr = 0, alloc = 0, i;
+	uint32_t seq = 0;
+	int ret, cpu = -1;
+
+	memset(t, 0, sizeof(*t));
+	t->dir = dir;
+	ret = lkst_load_events(t);
+	if (ret)
+		return ret;
+	ret = lkst_decoder_init(&d, t);
+	if (ret)
+		goto out;
+	ret = lkst_rawfiles(t, &files, &nr);
+	if (ret)
+		goto out;
+	if (!nr) {
+		lkst_err("%s: no cpuN.raw files", dir);
+		ret = -ENOENT;
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		if ((int)files[i].cpu != cpu)
+			seq = 0;
+		cpu = files[i].cpu;
+		lkst_file_decode(&d, t, &alloc, files[i].name, cpu, &seq);
+		if (cpu + 1 > t->nr_cpus)
+			t->nr_cpus = cpu + 1;
+	}
+	if (t->nr) {
+		qsort(t->ev, t->nr, sizeof(*t->ev), lkst_ev_cmp);
+		t->start = t->ev[0].ts;
+		t->end = t->ev[t->nr - 1].ts;
+	}
+	lkst_load_comm(t);
+	lkst_comm_inherit(t);
+out:
+	for (i = 0; i < nr; i++)
+		free(files[i].name);
+	free(files);
+	lkst_decoder_exit(&d);
+	if (ret)
+		lkst_trace_free(t);
+	return ret;
+}
+
+void lkst_trace_free(struct lkst_trace *t)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < t->nr_desc; i++) {
+		free(t->desc[i].name);
+		for (j = 0; j < LKST_NR_ARGS; j++)
+			free(t->desc[i].args[j]);
+	}
+	free(t->desc);
+	free(t->ev);
+	free(t->comm);
+	t->desc = NULL;
+	t->ev = NULL;
+	t->comm = NULL;
+	t->nr_desc = 0;
+	t->nr = 0;
+	t->nr_comm = 0;
+}

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the lkst commands: messages, memory, files, times.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "lkst.h"
+#include "syscalls.h"	/* generated from <asm/unistd.h> by the Makefile */
+
+void lkst_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lkst: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void lkst_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("lkst: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Out of memory is not worth a recovery path in a command-line tool. */
+static void *lkst_oom(void *p)
+{
+	if (!p) {
+		lkst_err("out of memory");
+		exit(LKST_EXIT_FAIL);
+	}
+	return p;
+}
+
+void *lkst_zalloc(size_t size)
+{
+	return lkst_oom(calloc(1, size ? size : 1));
+}
+
+void *lkst_realloc_array(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		return lkst_oom(NULL);
+	size *= nmemb;
+	return lkst_oom(realloc(p, size ? size : 1));
+}
+
+char *lkst_strdup(const char *s)
+{
+	return lkst_oom(strdup(s));
+}
+
+char *lkst_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 2;
+	char *p = lkst_zalloc(len);
+
+	snprintf(p, len, "%s/%s", dir, name);
+	return p;
+}
+
+/* Read a whole file, NUL-terminated; -errno on failure. */
+int lkst_read_file(const char *path, char **buf, size_t *size)
+{
+	size_t len = 0, alloc = 4096;
+	char *b;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	b = lkst_zalloc(alloc + 1);
+	for (;;) {
+		n = read(fd, b + len, alloc - len);
+		if (n < 0) {
+			n = -errno;
+			free(b);
+			close(fd);
+			return n;
+		}
+		if (!n)
+			break;
+		len += n;
+		if (len == alloc) {
+			alloc *= 2;
+			b = lkst_realloc_array(b, alloc + 1, 1);
+		}
+	}
+	close(fd);
+	b[len] = '\0';
+	*buf = b;
+	if (size)
+		*size = len;
+	return 0;
+}
+
+int lkst_write_file(const char *path, const char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		return -errno;
+	while (size) {
+		n = write(fd, buf, size);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		buf += n;
+		size -= n;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/* hh:mm:ss.uuuuuu of the ring buffer's clock (time since boot) */
+void lkst_fmt_time(char *buf, size_t len, uint64_t ns)
+{
+	uint64_t s = ns / 1000000000ULL;
+
+	snprintf(buf, len, "%02llu:%02llu:%02llu.%06llu",
+		 (unsigned long long)(s / 3600), (unsigned long long)(s / 60 % 60),
+		 (unsigned long long)(s % 60),
+		 (unsigned long long)(ns % 1000000000ULL / 1000));
+}
+
+/* "SEC[.FRAC]", "MM:SS[.FRAC]" or "HH:MM:SS[.FRAC]" to ns */
+int lkst_parse_time(const char *s, uint64_t *ns)
+{
+	uint64_t sec = 0, frac = 0, scale = 1000000000ULL;
+	int colons = 0, digits;
+	const char *p = s;
+
+	if (!*p)
+		return -EINVAL;
+	for (;;) {
+		uint64_t part = 0;
+
+		digits = 0;
+		while (*p >= '0' && *p <= '9' && digits < 12) {
+			part = part * 10 + (*p++ - '0');
+			digits++;
+		}
+		if (!digits)
+			return -EINVAL;
+		sec = sec * 60 + part;
+		if (*p != ':')
+			break;
+		if (++colons > 2)
+			return -EINVAL;
+		p++;
+	}
+	if (*p == '.') {
+		p++;
+		while (*p >= '0' && *p <= '9') {
+			if (scale > 1) {
+				scale /= 10;
+				frac += (*p - '0') * scale;
+			}
+			p++;
+		}
+	}
+	if (*p)
+		return -EINVAL;
+	*ns = sec * 1000000000ULL + frac;
+	return 0;
+}
+
+int lkst_parse_uint(const char *s, unsigned long *val)
+{
+	char *end;
+
+	if (!*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*val = strtoul(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+const char *lkst_syscall_name(unsigned long nr)
+{
+	static char buf[24];
+
+	if (nr < ARRAY_SIZE(lkst_syscalls) &&
+	    lkst_syscalls[nr])
+		return lkst_syscalls[nr];
+	snprintf(buf, sizeof(buf), "syscall_%lu", nr);
+	return buf;
+}
+
+/* The task state letters of PROCESS_CONTEXTSWITCH's "state" argument */
+const char *lkst_state_name(uint64_t state)
+{
+	static const char * const names[] = {
+		"R", "S", "D", "T", "t", "X", "Z", "P", "I",
+	};
+
+	return state < ARRAY_SIZE(names) ? names[state] : "?";
+}
+
+void lkst_samples_add(struct lkst_samples *s, uint64_t v)
+{
+	if (s->nr == s->alloc) {
+		s->alloc = s->alloc ? s->alloc * 2 : 64;
+		s->v = lkst_realloc_array(s->v, s->alloc, sizeof(*s->v));
+	}
+	s->v[s->nr++] = v;
+}
+
+static int lkst_u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void lkst_samples_sort(struct lkst_samples *s)
+{
+	if (s->nr)
+		qsort(s->v, s->nr, sizeof(*s->v), lkst_u64_cmp);
+}
+
+/* Nearest-rank percentile of sorted samples */
+uint64_t lkst_samples_pct(const struct lkst_samples *s, unsigned int pct)
+{
+	size_t rank;
+
+	if (!s->nr)
+		return 0;
+	rank = (s->nr * pct + 99) / 100;
+	return s->v[rank ? rank - 1 : 0];
+}
+
+void lkst_samples_free(struct lkst_samples *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->nr = 0;
+	s->alloc = 0;
+}
