@@ -242,6 +242,7 @@ struct lkst_trace_iter {
 	loff_t				pos;	/* index of the peeked record */
 	int				cpu;	/* CPU of the peeked record */
 	u64				ts;
+	u64				end;	/* buffer clock at open */
 	struct ring_buffer_event	*ev;
 	struct ring_buffer_iter		*it[];
 };
@@ -258,7 +259,13 @@ static bool lkst_trace_peek(struct lkst_trace_iter *ti)
 		if (!ti->it[cpu])
 			continue;
 		ev = ring_buffer_iter_peek(ti->it[cpu], &ts);
-		if (!ev || ring_buffer_event_length(ev) < sizeof(struct lkst_record))
+		/*
+		 * Records newer than the open are left out: when system
+		 * calls are traced, the reader's own read() calls would
+		 * otherwise keep the listing from ever ending.
+		 */
+		if (!ev || ts > ti->end ||
+		    ring_buffer_event_length(ev) < sizeof(struct lkst_record))
 			continue;
 		if (!ti->ev || ts < ti->ts) {
 			ti->ev = ev;
@@ -416,6 +423,7 @@ static int lkst_trace_open(struct inode *inode, struct file *filp)
 	/* NULL for CPUs the ring buffer has not set up (never online) */
 	for_each_possible_cpu(cpu)
 		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
+	ti->end = ring_buffer_time_stamp(buf->rb);
 
 	ret = seq_open(filp, &lkst_trace_seq_ops);
 	if (ret) {

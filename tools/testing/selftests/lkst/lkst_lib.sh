@@ -2,13 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Helpers shared by the LKST selftests.
+#
+# A test script defines one shell function per test point, named after the
+# behaviour it checks (test_<what_it_checks>), then calls
+#
+#	lkst_run_tests test_a test_b ...
+#
+# which prints the KTAP plan, runs each function and reports it as passed
+# (status 0), skipped (status $KSFT_SKIP) or failed (anything else) under its
+# name with the leading "test_" dropped.  Functions print their diagnostics
+# as "# ..." lines.
 
-. "$(dirname "$0")/../kselftest/ktap_helpers.sh"
+LKST_DIR=$(cd "$(dirname "$0")" && pwd)
+. "$LKST_DIR/../kselftest/ktap_helpers.sh"
 
 LKST=""
+# The sample handler modules (CONFIG_SAMPLE_LKST)
+LKST_SAMPLES="lkst_pid_filter lkst_escalate lkst_redirect"
 
-# Find /sys/kernel/tracing/lkst, mounting tracefs if needed; skip the whole
-# test when the kernel was built without CONFIG_LKST.
+# Find /sys/kernel/tracing/lkst, mounting tracefs if needed.
 lkst_find()
 {
 	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
@@ -27,6 +39,7 @@ lkst_find()
 	return 1
 }
 
+# Skip the whole script (exit 4) when it cannot run here.
 lkst_require()
 {
 	if [ "$(id -u)" -ne 0 ]; then
@@ -37,4 +50,142 @@ lkst_require()
 		ktap_skip_all "kernel has no LKST (CONFIG_LKST=n)"
 		exit "$KSFT_SKIP"
 	fi
+	if [ ! -x "$LKST_DIR/lkst_write" ]; then
+		ktap_skip_all "lkst_write helper not built"
+		exit "$KSFT_SKIP"
+	fi
+}
+
+# lkst_w [-a] [-t] FILE TEXT: write TEXT in one write(); prints OK or the
+# errno name (EINVAL, EBUSY, ...).
+lkst_w()
+{
+	"$LKST_DIR/lkst_write" "$@"
+}
+
+# expect WHAT EXPECTED GOT: compare, explaining a mismatch.
+expect()
+{
+	[ "$2" = "$3" ] && return 0
+	echo "# $1: expected '$2', got '$3'"
+	return 1
+}
+
+# The newest error_log entry contains TEXT.
+error_log_has()
+{
+	grep -qF -- "$1" "$LKST/error_log" && return 0
+	echo "# error_log does not mention '$1':"
+	sed 's/^/#   /' "$LKST/error_log"
+	return 1
+}
+
+# Put LKST back into its boot state: nothing recorded, no user masksets or
+# buffers, default buffer settings, no sample module loaded.
+lkst_reset()
+{
+	echo RNOTHING > "$LKST/maskset"
+	# Empty the tables first: they pin the handler modules, and a module
+	# may hold a reference on a maskset (lkst_escalate).
+	for m in $(cat "$LKST/user_masksets"); do
+		echo '#' > "$LKST/masksets/$m"
+	done
+	for m in $LKST_SAMPLES; do
+		rmmod "$m" 2>/dev/null
+	done
+	true > "$LKST/user_masksets"
+	true > "$LKST/user_buffers"
+	echo 1 > "$LKST/overwrite"
+	echo 1 > "$LKST/tracing_on"
+	echo 256 > "$LKST/buffer_size_kb"
+	echo 1 > "$LKST/clear"
+	true > "$LKST/error_log"
+}
+
+# Load a sample module; a kernel without it skips the test point.
+lkst_modprobe()
+{
+	# modprobe, not modinfo: only modprobe honours MODPROBE_OPTIONS
+	if ! modprobe -q -n "$1"; then
+		echo "# module $1 not available (CONFIG_SAMPLE_LKST=n)"
+		return "$KSFT_SKIP"
+	fi
+	modprobe "$@"
+}
+
+# The ID of handler NAME in available_handlers.
+handler_id()
+{
+	awk -v n="$1" '$2 == n { print $1 }' "$LKST/available_handlers"
+}
+
+# Sum of one per-CPU statistic over all CPUs of a buffer directory.
+stat_sum()
+{
+	cat "$1"/per_cpu/cpu*/stats | awk -v k="$2:" '$1 == k { s += $2 } END { print s + 0 }'
+}
+
+# written = read + entries + overrun + lost on every CPU of buffer dir $1.
+identity_holds()
+{
+	ok=0
+	for s in "$1"/per_cpu/cpu*/stats; do
+		line=$(awk '{ v[$1] = $2 } END {
+			printf "%d %d %d %d %d", v["written:"], v["read:"],
+				v["entries:"], v["overrun:"], v["lost:"] }' "$s")
+		set -- "$1" $line
+		if [ "$2" -ne $(($3 + $4 + $5 + $6)) ]; then
+			echo "# $s: written $2 != read $3 + entries $4 + overrun $5 + lost $6"
+			ok=1
+		fi
+	done
+	return $ok
+}
+
+# Some work that makes every kind of process event, on both CPUs.
+workload()
+{
+	for _ in $(seq "${1:-20}"); do
+		/bin/true &
+		/bin/true
+		wait
+	done
+}
+
+# dmesg lines that mean the kernel is not healthy.
+DMESG_BAD='WARNING:|BUG:|Oops|general protection|Call Trace|lockdep'
+DMESG_BAD="$DMESG_BAD|RCU stall|rcu_sched detected|INFO: task|KASAN|UBSAN"
+
+dmesg_mark()
+{
+	DMESG_LINES=$(dmesg | wc -l)
+}
+
+# No warning since dmesg_mark.
+dmesg_clean()
+{
+	bad=$(dmesg | tail -n +$((DMESG_LINES + 1)) | grep -E "$DMESG_BAD")
+	[ -z "$bad" ] && return 0
+	echo "$bad" | sed 's/^/# dmesg: /'
+	return 1
+}
+
+lkst_run_tests()
+{
+	ktap_print_header
+	ktap_set_plan $#
+	for t in "$@"; do
+		"$t"
+		rc=$?
+		name=${t#test_}
+		if [ $rc -eq 0 ]; then
+			ktap_test_pass "$name"
+		elif [ $rc -eq "$KSFT_SKIP" ]; then
+			ktap_test_skip "$name"
+		else
+			ktap_test_fail "$name"
+		fi
+	done
+	lkst_reset
+	ktap_finished
 }

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst_write: write a string to a file in one write() and print the
+ * outcome, so that shell tests can check the exact errno of a failing
+ * write (the shell only says "write error").
+ *
+ *   lkst_write [-a] [-t] FILE TEXT
+ *
+ * -a opens with O_APPEND (">>"), -t with O_TRUNC (">").  Prints "OK", or
+ * the errno name of the failing open() or write(), e.g. "EINVAL".  Options
+ * end at FILE, so TEXT may start with a dash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *errname(int err)
+{
+	static char other[16];
+
+	switch (err) {
+	case EINVAL:	return "EINVAL";
+	case EBUSY:	return "EBUSY";
+	case EEXIST:	return "EEXIST";
+	case ENOENT:	return "ENOENT";
+	case EPERM:	return "EPERM";
+	case EACCES:	return "EACCES";
+	case ENOSPC:	return "ENOSPC";
+	case E2BIG:	return "E2BIG";
+	case ENODEV:	return "ENODEV";
+	case ENOMEM:	return "ENOMEM";
+	case EFAULT:	return "EFAULT";
+	}
+	snprintf(other, sizeof(other), "errno%d", err);
+	return other;
+}
+
+int main(int argc, char **argv)
+{
+	int flags = O_WRONLY, opt, fd;
+	size_t len;
+
+	while ((opt = getopt(argc, argv, "+at")) != -1) {
+		switch (opt) {
+		case 'a':
+			flags |= O_APPEND;
+			break;
+		case 't':
+			flags |= O_TRUNC;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (argc - optind != 2)
+		goto usage;
+
+	fd = open(argv[optind], flags);
+	if (fd < 0) {
+		printf("%s\n", errname(errno));
+		return 0;
+	}
+	len = strlen(argv[optind + 1]);
+	if (write(fd, argv[optind + 1], len) != (ssize_t)len)
+		printf("%s\n", errname(errno));
+	else
+		printf("OK\n");
+	close(fd);
+	return 0;
+
+usage:
+	fprintf(stderr, "usage: %s [-a] [-t] FILE TEXT\n", argv[0]);
+	return 2;
+}

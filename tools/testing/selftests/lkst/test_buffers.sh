@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# LKST event buffers: the accounting identity
+#	written = read + entries + overrun + lost
+# on every CPU after bursts that overflow the buffer in both modes, sizes
+# and resizing while recording, user buffers and their lifetime.
+
+. "$(dirname "$0")/lkst_lib.sh"
+
+lkst_require
+lkst_reset
+
+B=$LKST/buffers
+NL='
+'
+
+# Overflow the smallest buffer with RALL, then consume a page of cpu0.
+burst()
+{
+	echo 1 > "$LKST/clear"
+	echo 8 > "$LKST/buffer_size_kb"
+	echo RALL > "$LKST/maskset"
+	workload 20
+	echo RNOTHING > "$LKST/maskset"
+	# let a probe that saw the old table finish its record
+	sleep 0.1
+	dd if="$LKST/per_cpu/cpu0/raw" of=/dev/null bs=4096 count=1 \
+		iflag=nonblock 2> /dev/null
+	for k in written read entries overrun lost; do
+		printf '%s %s ' $k "$(stat_sum "$LKST" $k)"
+	done | sed 's/^/# /; s/ $/\n/'
+
+}
+
+test_overwrite_mode_is_the_default()
+{
+	expect overwrite 1 "$(cat "$LKST/overwrite")"
+}
+
+test_accounting_identity_holds_after_overflow_in_overwrite_mode()
+{
+	echo 1 > "$LKST/overwrite"
+	burst
+	identity_holds "$LKST"
+}
+
+test_overwrite_mode_counts_overwritten_records_as_overrun()
+{
+	[ "$(stat_sum "$LKST" overrun)" -gt 0 ] &&
+	expect lost 0 "$(stat_sum "$LKST" lost)"
+}
+
+test_consuming_reads_are_counted_as_read()
+{
+	[ "$(stat_sum "$LKST" read)" -gt 0 ]
+}
+
+test_accounting_identity_holds_after_overflow_in_stop_mode()
+{
+	echo 0 > "$LKST/overwrite"
+	burst
+	echo 1 > "$LKST/overwrite"
+	identity_holds "$LKST"
+}
+
+test_stop_mode_counts_dropped_records_as_lost()
+{
+	[ "$(stat_sum "$LKST" lost)" -gt 0 ] &&
+	expect overrun 0 "$(stat_sum "$LKST" overrun)"
+}
+
+test_clear_drops_the_records_and_zeroes_the_statistics()
+{
+	echo 1 > "$LKST/clear"
+	for k in written read entries overrun lost; do
+		expect "$k" 0 "$(stat_sum "$LKST" $k)" || return 1
+	done
+}
+
+test_buffer_size_kb_reads_back_a_new_size()
+{
+	expect write OK "$(lkst_w "$LKST/buffer_size_kb" 64)" &&
+	expect size 64 "$(cat "$LKST/buffer_size_kb")"
+}
+
+test_bad_buffer_sizes_are_rejected_with_EINVAL()
+{
+	true > "$LKST/error_log"
+	for v in 0 7 262145 abc -1; do
+		expect "size $v" EINVAL "$(lkst_w "$LKST/buffer_size_kb" "$v")" ||
+			return 1
+	done
+	expect size 64 "$(cat "$LKST/buffer_size_kb")" &&
+	error_log_has "buffer_size_kb: error: Size out of range"
+}
+
+test_resizing_while_recording_keeps_recording_and_the_identity()
+{
+	dmesg_mark
+	echo 1 > "$LKST/clear"
+	echo RALL > "$LKST/maskset"
+	workload 1000 &
+	load=$!
+	for s in 16 512 8 128 1024 32 256; do
+		r=$(lkst_w "$LKST/buffer_size_kb" $s)
+		[ "$r" = OK ] || { echo "# resize to $s: $r"; kill $load; return 1; }
+		sleep 0.2
+	done
+	kill $load 2> /dev/null
+	wait
+	echo RNOTHING > "$LKST/maskset"
+	sleep 0.1
+	expect size 256 "$(cat "$LKST/buffer_size_kb")" &&
+	[ "$(stat_sum "$LKST" entries)" -gt 0 ] &&
+	identity_holds "$LKST" &&
+	dmesg_clean
+}
+
+test_appending_to_user_buffers_creates_a_buffer_with_its_files()
+{
+	expect create OK "$(lkst_w -a "$LKST/user_buffers" b1)" &&
+	expect user_buffers b1 "$(cat "$LKST/user_buffers")" || return 1
+	for f in trace buffer_size_kb overwrite tracing_on clear \
+		 per_cpu/cpu0/raw per_cpu/cpu0/stats; do
+		[ -f "$B/b1/$f" ] || { echo "# missing $f"; return 1; }
+	done
+}
+
+test_creating_an_existing_buffer_fails_with_EEXIST()
+{
+	expect b1 EEXIST "$(lkst_w -a "$LKST/user_buffers" b1)" &&
+	expect default EEXIST "$(lkst_w -a "$LKST/user_buffers" default)"
+}
+
+test_bad_buffer_names_are_rejected_with_EINVAL()
+{
+	expect name EINVAL "$(lkst_w -a "$LKST/user_buffers" 'a.b')"
+}
+
+test_removing_the_default_buffer_fails_with_EPERM()
+{
+	expect remove EPERM "$(lkst_w -a "$LKST/user_buffers" '!default')"
+}
+
+test_removing_an_unknown_buffer_fails_with_ENOENT()
+{
+	expect remove ENOENT "$(lkst_w -a "$LKST/user_buffers" '!nosuch')"
+}
+
+test_a_maskset_line_routes_its_event_to_the_named_buffer()
+{
+	lkst_w -a "$LKST/user_masksets" tob1 > /dev/null
+	table="PROCESS_EXEC DEFAULT b1${NL}PROCESS_EXIT DEFAULT"
+	expect write OK "$(lkst_w "$LKST/masksets/tob1" "$table")" || return 1
+	echo 1 > "$LKST/clear"
+	echo tob1 > "$LKST/maskset"
+	/bin/true &
+	pid=$!
+	wait
+	echo RNOTHING > "$LKST/maskset"
+	grep -q "PROCESS_EXEC: pid=$pid " "$B/b1/trace" &&
+	! grep -q "PROCESS_EXEC: " "$LKST/trace" &&
+	grep -q "PROCESS_EXIT: pid=$pid " "$LKST/trace" &&
+	! grep -q "PROCESS_EXIT: " "$B/b1/trace"
+}
+
+test_removing_a_buffer_named_by_a_maskset_fails_with_EBUSY()
+{
+	expect remove EBUSY "$(lkst_w -a "$LKST/user_buffers" '!b1')" &&
+	[ -d "$B/b1" ]
+}
+
+test_truncating_user_buffers_while_one_is_used_fails_with_EBUSY()
+{
+	expect truncate EBUSY "$(lkst_w -t "$LKST/user_buffers" '')" &&
+	expect user_buffers b1 "$(cat "$LKST/user_buffers")"
+}
+
+test_user_buffers_have_their_own_size_and_mode()
+{
+	echo 32 > "$B/b1/buffer_size_kb"
+	echo 0 > "$B/b1/overwrite"
+	expect size 32 "$(cat "$B/b1/buffer_size_kb")" &&
+	expect overwrite 0 "$(cat "$B/b1/overwrite")" &&
+	expect "default size" 256 "$(cat "$LKST/buffer_size_kb")" &&
+	expect "default overwrite" 1 "$(cat "$LKST/overwrite")"
+}
+
+test_a_buffer_no_longer_named_by_a_maskset_can_be_removed()
+{
+	echo '#' > "$LKST/masksets/tob1"
+	expect remove OK "$(lkst_w -a "$LKST/user_buffers" '!b1')" &&
+	[ ! -e "$B/b1" ] && expect user_buffers "" "$(cat "$LKST/user_buffers")"
+}
+
+test_removing_a_buffer_while_its_raw_file_is_open_is_safe()
+{
+	dmesg_mark
+	lkst_w -a "$LKST/user_buffers" b2 > /dev/null
+	exec 3< "$B/b2/per_cpu/cpu0/raw"
+	exec 4< "$B/b2/trace"
+	r=$(lkst_w -a "$LKST/user_buffers" '!b2')
+	dd of=/dev/null bs=4096 count=1 iflag=nonblock <&3 2> /dev/null
+	cat <&4 > /dev/null
+	exec 3<&- 4<&-
+	expect remove OK "$r" && [ ! -e "$B/b2" ] && dmesg_clean
+}
+
+lkst_run_tests \
+	test_overwrite_mode_is_the_default \
+	test_accounting_identity_holds_after_overflow_in_overwrite_mode \
+	test_overwrite_mode_counts_overwritten_records_as_overrun \
+	test_consuming_reads_are_counted_as_read \
+	test_accounting_identity_holds_after_overflow_in_stop_mode \
+	test_stop_mode_counts_dropped_records_as_lost \
+	test_clear_drops_the_records_and_zeroes_the_statistics \
+	test_buffer_size_kb_reads_back_a_new_size \
+	test_bad_buffer_sizes_are_rejected_with_EINVAL \
+	test_resizing_while_recording_keeps_recording_and_the_identity \
+	test_appending_to_user_buffers_creates_a_buffer_with_its_files \
+	test_creating_an_existing_buffer_fails_with_EEXIST \
+	test_bad_buffer_names_are_rejected_with_EINVAL \
+	test_removing_the_default_buffer_fails_with_EPERM \
+	test_removing_an_unknown_buffer_fails_with_ENOENT \
+	test_a_maskset_line_routes_its_event_to_the_named_buffer \
+	test_removing_a_buffer_named_by_a_maskset_fails_with_EBUSY \
+	test_truncating_user_buffers_while_one_is_used_fails_with_EBUSY \
+	test_user_buffers_have_their_own_size_and_mode \
+	test_a_buffer_no_longer_named_by_a_maskset_can_be_removed \
+	test_removing_a_buffer_while_its_raw_file_is_open_is_safe

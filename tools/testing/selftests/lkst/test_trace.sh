@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# What LKST records for a known workload, read through the trace file: a
+# process that the test starts, that sleeps and is woken up, and exits.
+
+. "$(dirname "$0")/lkst_lib.sh"
+
+lkst_require
+lkst_reset
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+# Record the life of one "sleep 0.2" under RALL; keep its pid and the trace.
+# RALL includes the memory events: make room so nothing is overwritten.
+echo 4096 > "$LKST/buffer_size_kb"
+echo RALL > "$LKST/maskset"
+sleep 0.2 &
+SLEEPER=$!
+wait
+echo RNOTHING > "$LKST/maskset"
+cat "$LKST/trace" > "$TMP/trace"
+echo "# sleeper pid $SLEEPER, $(wc -l < "$TMP/trace") lines of trace"
+
+# has REGEX: a line of the recorded trace matches REGEX.
+has()
+{
+	grep -qE -- "$1" "$TMP/trace" && return 0
+	echo "# no line matches: $1"
+	return 1
+}
+
+# "  12.345678 [001] .    1234 EVENT: args"
+TIME_CPU='^ *[0-9]+\.[0-9]{6} \[[0-9]{3}\] [.hsn] +'
+
+test_RALL_records_a_context_switch_of_a_test_process()
+{
+	has "PROCESS_CONTEXTSWITCH: prev=$SLEEPER next=[0-9]+ "
+}
+
+test_the_context_switch_is_recorded_under_the_sleepers_pid()
+{
+	has "${TIME_CPU}$SLEEPER PROCESS_CONTEXTSWITCH: prev=$SLEEPER "
+}
+
+test_the_sleeper_goes_to_sleep_in_state_S()
+{
+	has "PROCESS_CONTEXTSWITCH: prev=$SLEEPER next=[0-9]+ state=S "
+}
+
+test_the_sleeper_is_woken_up()
+{
+	has "PROCESS_WAKEUP: pid=$SLEEPER "
+}
+
+test_the_wakeup_comes_after_the_sleep_and_before_the_exit()
+{
+	awk -v p="$SLEEPER" '
+		$0 ~ "CONTEXTSWITCH: prev=" p " .*state=S" && !slept { slept = NR }
+		$0 ~ "PROCESS_WAKEUP: pid=" p " " && slept && !woke { woke = NR }
+		$0 ~ "PROCESS_EXIT: pid=" p " " { exited = NR }
+		END {
+			printf "# slept at line %d, woke at %d, exited at %d\n", slept, woke, exited
+			exit !(slept && woke > slept && exited > woke)
+		}' "$TMP/trace"
+}
+
+test_the_fork_exec_and_exit_of_the_sleeper_are_recorded()
+{
+	has "PROCESS_FORK: parent=[0-9]+ child=$SLEEPER " &&
+	has "${TIME_CPU}$SLEEPER PROCESS_EXEC: pid=$SLEEPER " &&
+	has "${TIME_CPU}$SLEEPER PROCESS_EXIT: pid=$SLEEPER tgid=$SLEEPER "
+}
+
+test_the_sleepers_system_calls_are_recorded()
+{
+	has "${TIME_CPU}$SLEEPER SYSCALL_ENTRY: nr=" &&
+	has "${TIME_CPU}$SLEEPER SYSCALL_EXIT: nr="
+}
+
+test_every_line_has_time_cpu_context_pid_and_event()
+{
+	grep -vE "${TIME_CPU}[0-9]+ [A-Z_]+:( |$)" "$TMP/trace" > "$TMP/bad"
+	[ -s "$TMP/bad" ] || return 0
+	head -3 "$TMP/bad" | sed 's/^/# bad line: /'
+	return 1
+}
+
+test_lines_are_in_time_order()
+{
+	awk '{ t = $1 + 0 }
+	     t < last { print "# line " NR " goes back in time"; exit 1 }
+	     { last = t }' "$TMP/trace"
+}
+
+test_reading_trace_does_not_consume_it()
+{
+	expect lines "$(wc -l < "$TMP/trace")" "$(wc -l < "$LKST/trace")"
+}
+
+test_RNOTHING_records_nothing()
+{
+	before=$(stat_sum "$LKST" written)
+	workload 5
+	expect written "$before" "$(stat_sum "$LKST" written)"
+}
+
+test_tracing_on_0_pauses_recording_and_keeps_the_maskset()
+{
+	echo 0 > "$LKST/tracing_on"
+	echo RALL > "$LKST/maskset"
+	before=$(stat_sum "$LKST" written)
+	workload 5
+	after=$(stat_sum "$LKST" written)
+	echo RNOTHING > "$LKST/maskset"
+	echo 1 > "$LKST/tracing_on"
+	expect written "$before" "$after"
+}
+
+test_tracing_on_1_resumes_recording()
+{
+	echo RALL > "$LKST/maskset"
+	before=$(stat_sum "$LKST" written)
+	workload 2
+	after=$(stat_sum "$LKST" written)
+	echo RNOTHING > "$LKST/maskset"
+	[ "$after" -gt "$before" ]
+}
+
+test_opening_trace_with_O_TRUNC_clears_the_buffer()
+{
+	true > "$LKST/trace"
+	expect lines 0 "$(wc -l < "$LKST/trace")" &&
+	expect entries 0 "$(stat_sum "$LKST" entries)"
+}
+
+lkst_run_tests \
+	test_RALL_records_a_context_switch_of_a_test_process \
+	test_the_context_switch_is_recorded_under_the_sleepers_pid \
+	test_the_sleeper_goes_to_sleep_in_state_S \
+	test_the_sleeper_is_woken_up \
+	test_the_wakeup_comes_after_the_sleep_and_before_the_exit \
+	test_the_fork_exec_and_exit_of_the_sleeper_are_recorded \
+	test_the_sleepers_system_calls_are_recorded \
+	test_every_line_has_time_cpu_context_pid_and_event \
+	test_lines_are_in_time_order \
+	test_reading_trace_does_not_consume_it \
+	test_RNOTHING_records_nothing \
+	test_tracing_on_0_pauses_recording_and_keeps_the_maskset \
+	test_tracing_on_1_resumes_recording \
+	test_opening_trace_with_O_TRUNC_clears_the_buffer
