@@ -188,18 +188,6 @@ static void lkst_lat_free(struct lkst_lat *l)
 	lkst_samples_free(&l->all);
 }
 
-static bool lkst_want(const unsigned long *pids, size_t nr, uint64_t pid)
-{
-	size_t i;
-
-	if (!nr)
-		return true;
-	for (i = 0; i < nr; i++)
-		if (pids[i] == pid)
-			return true;
-	return false;
-}
-
 int cmd_latency(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -261,7 +249,7 @@ int cmd_latency(int argc, char **argv)
 
 		if (lkst_is(&t, e, LKST_K_WAKEUP)) {
 			/* the first wakeup counts until the task runs */
-			if (lkst_want(pids, nr_pids, e->arg[0]) &&
+			if (lkst_pid_wanted(pids, nr_pids, e->arg[0]) &&
 			    !lkst_pending_find(&pw, e->arg[0], false))
 				lkst_pending_find(&pw, e->arg[0], true)->ts = e->ts;
 		} else if (lkst_is(&t, e, LKST_K_SWITCH)) {
@@ -271,7 +259,7 @@ int cmd_latency(int argc, char **argv)
 				lkst_pending_del(&pw, p);
 			}
 		} else if (lkst_is(&t, e, LKST_K_SYS_ENTER)) {
-			if (!lkst_want(pids, nr_pids, e->pid))
+			if (!lkst_pid_wanted(pids, nr_pids, e->pid))
 				continue;
 			p = lkst_pending_find(&ps, e->pid, true);
 			p->ts = e->ts;

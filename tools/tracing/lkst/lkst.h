@@ -100,6 +100,7 @@ int lkst_write_file(const char *path, const char *buf, size_t size);
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
 int lkst_parse_time(const char *s, uint64_t *ns);
 int lkst_parse_uint(const char *s, unsigned long *val);
+bool lkst_pid_wanted(const unsigned long *pids, size_t nr, uint64_t pid);
 const char *lkst_syscall_name(unsigned long nr);
 const char *lkst_state_name(uint64_t state);
 

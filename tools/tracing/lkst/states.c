@@ -240,18 +240,6 @@ static double lkst_ms(uint64_t ns)
 	return ns / 1e6;
 }
 
-static bool lkst_pid_wanted(const unsigned long *pids, size_t nr, uint32_t pid)
-{
-	size_t i;
-
-	if (!nr)
-		return true;
-	for (i = 0; i < nr; i++)
-		if (pids[i] == pid)
-			return true;
-	return false;
-}
-
 int cmd_states(int argc, char **argv)
 {
 	static const struct option opts[] = {

@@ -216,6 +216,19 @@ const char *lkst_state_name(uint64_t state)
 	return state < ARRAY_SIZE(names) ? names[state] : "?";
 }
 
+/* Whether --pid options (none means every task) select @pid. */
+bool lkst_pid_wanted(const unsigned long *pids, size_t nr, uint64_t pid)
+{
+	size_t i;
+
+	if (!nr)
+		return true;
+	for (i = 0; i < nr; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
 void lkst_samples_add(struct lkst_samples *s, uint64_t v)
 {
 	if (s->nr == s->alloc) {

@@ -10,27 +10,7 @@
 #include <linux/sched.h>
 
 #include "../lkst_internal.h"
-
-static void lkst_test_buffer_remove(void *data)
-{
-	struct lkst_buffer *buf = data;
-
-	guard(mutex)(&lkst_mutex);
-	__lkst_buffer_remove(buf);
-}
-
-/* A smallest (8 KiB per CPU) buffer that is removed when the test ends. */
-static struct lkst_buffer *lkst_test_buffer(struct kunit *test, const char *name)
-{
-	struct lkst_buffer *buf;
-
-	scoped_guard(mutex, &lkst_mutex)
-		buf = __lkst_buffer_create(name, LKST_BUF_MIN_KB);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lkst_test_buffer_remove, buf));
-	return buf;
-}
+#include "lkst_kunit.h"
 
 static void lkst_write_n(struct lkst_buffer *buf, unsigned int n)
 {

@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "../lkst_internal.h"
+#include "lkst_kunit.h"
 
 /* Helpers */
 
@@ -37,24 +38,6 @@ static struct lkst_maskset *lkst_test_maskset(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lkst_test_maskset_remove, ms));
 	return ms;
-}
-
-static void lkst_test_buffer_remove(void *data)
-{
-	guard(mutex)(&lkst_mutex);
-	__lkst_buffer_remove(data);
-}
-
-static struct lkst_buffer *lkst_test_buffer(struct kunit *test, const char *name)
-{
-	struct lkst_buffer *buf;
-
-	scoped_guard(mutex, &lkst_mutex)
-		buf = __lkst_buffer_create(name, LKST_BUF_MIN_KB);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lkst_test_buffer_remove, buf));
-	return buf;
 }
 
 /*
