@@ -62,35 +62,11 @@ static struct lkst_buffer *lkst_default_buf;
 int lkst_record(struct lkst_buffer *buf, unsigned int event, u8 handler,
 		pid_t pid, const u64 *args)
 {
-	struct ring_buffer_event *rbe;
-	struct lkst_buffer_cpu *c;
-	struct lkst_record *rec;
-	int ret = 0;
+	int ret;
 
 	/* lkst_buffer_clear() waits for this preempt-disabled section. */
 	preempt_disable_notrace();
-	if (unlikely(!READ_ONCE(buf->on))) {
-		ret = -EAGAIN;
-		goto out;
-	}
-	c = this_cpu_ptr(buf->cpu);
-	local_inc(&c->written);
-	rbe = ring_buffer_lock_reserve(buf->rb, sizeof(*rec));
-	if (unlikely(!rbe)) {
-		local_inc(&c->lost);
-		ret = -ENOBUFS;
-		goto out;
-	}
-	rec = ring_buffer_event_data(rbe);
-	rec->event = event;
-	rec->handler = handler;
-	rec->flags = (in_nmi() ? LKST_RECORD_NMI : 0) |
-		     (in_hardirq() ? LKST_RECORD_HARDIRQ : 0) |
-		     (in_serving_softirq() ? LKST_RECORD_SOFTIRQ : 0);
-	rec->pid = pid;
-	memcpy(rec->arg, args, sizeof(rec->arg));
-	ring_buffer_unlock_commit(buf->rb);
-out:
+	ret = __lkst_record(buf, event, handler, pid, args);
 	preempt_enable_notrace();
 	return ret;
 }

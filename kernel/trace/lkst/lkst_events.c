@@ -3,7 +3,7 @@
  * LKST event table: stable event IDs, the meaning of their arguments,
  * and the probes that attach them to existing tracepoints.
  *
- * A probe only computes the four u64 arguments and calls lkst_dispatch();
+ * A probe only computes the four u64 arguments and calls __lkst_dispatch();
  * everything else (which handler, which buffer) is decided there from the
  * current maskset table.  Probes are attached only while the current
  * maskset uses their event, so an unused event costs nothing.
@@ -76,20 +76,20 @@ static void lkst_probe_sched_switch(void *data, bool preempt,
 	unsigned int state = preempt ? 0 :
 		__task_state_index(prev_state, prev->exit_state);
 
-	lkst_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, prev->pid, next->pid,
-		      state, ((u64)prev->prio << 32) | (u32)next->prio);
+	__lkst_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, prev->pid, next->pid,
+			state, ((u64)prev->prio << 32) | (u32)next->prio);
 }
 
 LKST_TP(sched_switch)
 
 static void lkst_probe_sched_wakeup(void *data, struct task_struct *p)
 {
-	lkst_dispatch(LKST_EV_PROCESS_WAKEUP, p->pid, p->prio, task_cpu(p), 0);
+	__lkst_dispatch(LKST_EV_PROCESS_WAKEUP, p->pid, p->prio, task_cpu(p), 0);
 }
 
 static void lkst_probe_sched_wakeup_new(void *data, struct task_struct *p)
 {
-	lkst_dispatch(LKST_EV_PROCESS_WAKEUP, p->pid, p->prio, task_cpu(p), 1);
+	__lkst_dispatch(LKST_EV_PROCESS_WAKEUP, p->pid, p->prio, task_cpu(p), 1);
 }
 
 /* Both wakeup tracepoints feed one event; arg3 tells them apart. */
@@ -117,7 +117,7 @@ static void lkst_probe_signal_generate(void *data, int sig,
 				       struct task_struct *task, int group,
 				       int result)
 {
-	lkst_dispatch(LKST_EV_PROCESS_SIGSEND, sig, task->pid, group, result);
+	__lkst_dispatch(LKST_EV_PROCESS_SIGSEND, sig, task->pid, group, result);
 }
 
 LKST_TP(signal_generate)
@@ -126,8 +126,8 @@ static void lkst_probe_sched_process_fork(void *data,
 					  struct task_struct *parent,
 					  struct task_struct *child)
 {
-	lkst_dispatch(LKST_EV_PROCESS_FORK, parent->pid, child->pid,
-		      child->tgid, 0);
+	__lkst_dispatch(LKST_EV_PROCESS_FORK, parent->pid, child->pid,
+			child->tgid, 0);
 }
 
 LKST_TP(sched_process_fork)
@@ -136,14 +136,14 @@ static void lkst_probe_sched_process_exec(void *data, struct task_struct *p,
 					  pid_t old_pid,
 					  struct linux_binprm *bprm)
 {
-	lkst_dispatch(LKST_EV_PROCESS_EXEC, p->pid, old_pid, p->tgid, 0);
+	__lkst_dispatch(LKST_EV_PROCESS_EXEC, p->pid, old_pid, p->tgid, 0);
 }
 
 LKST_TP(sched_process_exec)
 
 static void lkst_probe_sched_process_exit(void *data, struct task_struct *p)
 {
-	lkst_dispatch(LKST_EV_PROCESS_EXIT, p->pid, p->tgid, p->exit_code, 0);
+	__lkst_dispatch(LKST_EV_PROCESS_EXIT, p->pid, p->tgid, p->exit_code, 0);
 }
 
 LKST_TP(sched_process_exit)
@@ -151,8 +151,8 @@ LKST_TP(sched_process_exit)
 static void lkst_probe_sched_migrate_task(void *data, struct task_struct *p,
 					  int dest_cpu)
 {
-	lkst_dispatch(LKST_EV_PROCESS_MIGRATE, p->pid, task_cpu(p), dest_cpu,
-		      p->prio);
+	__lkst_dispatch(LKST_EV_PROCESS_MIGRATE, p->pid, task_cpu(p), dest_cpu,
+			p->prio);
 }
 
 LKST_TP(sched_migrate_task)
@@ -162,8 +162,8 @@ LKST_TP(sched_migrate_task)
 static void lkst_probe_irq_handler_entry(void *data, int irq,
 					 struct irqaction *action)
 {
-	lkst_dispatch(LKST_EV_INT_HARDWARE_ENTRY, irq, LKST_U(action->handler),
-		      0, 0);
+	__lkst_dispatch(LKST_EV_INT_HARDWARE_ENTRY, irq, LKST_U(action->handler),
+			0, 0);
 }
 
 LKST_TP(irq_handler_entry)
@@ -171,21 +171,21 @@ LKST_TP(irq_handler_entry)
 static void lkst_probe_irq_handler_exit(void *data, int irq,
 					struct irqaction *action, int ret)
 {
-	lkst_dispatch(LKST_EV_INT_HARDWARE_EXIT, irq, ret, 0, 0);
+	__lkst_dispatch(LKST_EV_INT_HARDWARE_EXIT, irq, ret, 0, 0);
 }
 
 LKST_TP(irq_handler_exit)
 
 static void lkst_probe_softirq_entry(void *data, unsigned int vec_nr)
 {
-	lkst_dispatch(LKST_EV_INT_SOFTIRQ_ENTRY, vec_nr, 0, 0, 0);
+	__lkst_dispatch(LKST_EV_INT_SOFTIRQ_ENTRY, vec_nr, 0, 0, 0);
 }
 
 LKST_TP(softirq_entry)
 
 static void lkst_probe_softirq_exit(void *data, unsigned int vec_nr)
 {
-	lkst_dispatch(LKST_EV_INT_SOFTIRQ_EXIT, vec_nr, 0, 0, 0);
+	__lkst_dispatch(LKST_EV_INT_SOFTIRQ_EXIT, vec_nr, 0, 0, 0);
 }
 
 LKST_TP(softirq_exit)
@@ -193,7 +193,7 @@ LKST_TP(softirq_exit)
 static void lkst_probe_tasklet_entry(void *data, struct tasklet_struct *t,
 				     void *func)
 {
-	lkst_dispatch(LKST_EV_INT_TASKLET_ENTRY, LKST_U(t), LKST_U(func), 0, 0);
+	__lkst_dispatch(LKST_EV_INT_TASKLET_ENTRY, LKST_U(t), LKST_U(func), 0, 0);
 }
 
 LKST_TP(tasklet_entry)
@@ -201,7 +201,7 @@ LKST_TP(tasklet_entry)
 static void lkst_probe_tasklet_exit(void *data, struct tasklet_struct *t,
 				    void *func)
 {
-	lkst_dispatch(LKST_EV_INT_TASKLET_EXIT, LKST_U(t), LKST_U(func), 0, 0);
+	__lkst_dispatch(LKST_EV_INT_TASKLET_EXIT, LKST_U(t), LKST_U(func), 0, 0);
 }
 
 LKST_TP(tasklet_exit)
@@ -212,8 +212,8 @@ static void lkst_probe_page_fault_user(void *data, unsigned long address,
 				       struct pt_regs *regs,
 				       unsigned long error_code)
 {
-	lkst_dispatch(LKST_EV_EXCEPTION_PAGEFAULT_USER, address, regs->ip,
-		      error_code, 0);
+	__lkst_dispatch(LKST_EV_EXCEPTION_PAGEFAULT_USER, address, regs->ip,
+			error_code, 0);
 }
 
 LKST_TP(page_fault_user)
@@ -222,8 +222,8 @@ static void lkst_probe_page_fault_kernel(void *data, unsigned long address,
 					 struct pt_regs *regs,
 					 unsigned long error_code)
 {
-	lkst_dispatch(LKST_EV_EXCEPTION_PAGEFAULT_KERNEL, address, regs->ip,
-		      error_code, 0);
+	__lkst_dispatch(LKST_EV_EXCEPTION_PAGEFAULT_KERNEL, address, regs->ip,
+			error_code, 0);
 }
 
 LKST_TP(page_fault_kernel)
@@ -235,15 +235,15 @@ static void lkst_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	unsigned long args[6];
 
 	syscall_get_arguments(current, regs, args);
-	lkst_dispatch(LKST_EV_SYSCALL_ENTRY, id, args[0], args[1], args[2]);
+	__lkst_dispatch(LKST_EV_SYSCALL_ENTRY, id, args[0], args[1], args[2]);
 }
 
 LKST_TP(sys_enter)
 
 static void lkst_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
-	lkst_dispatch(LKST_EV_SYSCALL_EXIT, syscall_get_nr(current, regs), ret,
-		      0, 0);
+	__lkst_dispatch(LKST_EV_SYSCALL_EXIT, syscall_get_nr(current, regs), ret,
+			0, 0);
 }
 
 LKST_TP(sys_exit)
@@ -255,8 +255,8 @@ static void lkst_probe_mm_page_alloc(void *data, struct page *page,
 				     unsigned int order, gfp_t gfp_flags,
 				     int migratetype)
 {
-	lkst_dispatch(LKST_EV_MEM_PAGE_ALLOC, page ? page_to_pfn(page) : -1UL,
-		      order, (__force u32)gfp_flags, migratetype);
+	__lkst_dispatch(LKST_EV_MEM_PAGE_ALLOC, page ? page_to_pfn(page) : -1UL,
+			order, (__force u32)gfp_flags, migratetype);
 }
 
 LKST_TP(mm_page_alloc)
@@ -264,7 +264,7 @@ LKST_TP(mm_page_alloc)
 static void lkst_probe_mm_page_free(void *data, struct page *page,
 				    unsigned int order)
 {
-	lkst_dispatch(LKST_EV_MEM_PAGE_FREE, page_to_pfn(page), order, 0, 0);
+	__lkst_dispatch(LKST_EV_MEM_PAGE_FREE, page_to_pfn(page), order, 0, 0);
 }
 
 LKST_TP(mm_page_free)
@@ -273,8 +273,8 @@ static void lkst_probe_kmalloc(void *data, unsigned long call_site,
 			       const void *ptr, size_t bytes_req,
 			       size_t bytes_alloc, gfp_t gfp_flags, int node)
 {
-	lkst_dispatch(LKST_EV_MEM_KMALLOC, call_site, LKST_U(ptr), bytes_req,
-		      bytes_alloc);
+	__lkst_dispatch(LKST_EV_MEM_KMALLOC, call_site, LKST_U(ptr), bytes_req,
+			bytes_alloc);
 }
 
 LKST_TP(kmalloc)
@@ -282,7 +282,7 @@ LKST_TP(kmalloc)
 static void lkst_probe_kfree(void *data, unsigned long call_site,
 			     const void *ptr)
 {
-	lkst_dispatch(LKST_EV_MEM_KFREE, call_site, LKST_U(ptr), 0, 0);
+	__lkst_dispatch(LKST_EV_MEM_KFREE, call_site, LKST_U(ptr), 0, 0);
 }
 
 LKST_TP(kfree)
@@ -291,8 +291,8 @@ static void lkst_probe_kmem_cache_alloc(void *data, unsigned long call_site,
 					const void *ptr, struct kmem_cache *s,
 					gfp_t gfp_flags, int node)
 {
-	lkst_dispatch(LKST_EV_MEM_CACHE_ALLOC, call_site, LKST_U(ptr),
-		      LKST_U(s), (__force u32)gfp_flags);
+	__lkst_dispatch(LKST_EV_MEM_CACHE_ALLOC, call_site, LKST_U(ptr),
+			LKST_U(s), (__force u32)gfp_flags);
 }
 
 LKST_TP(kmem_cache_alloc)
@@ -301,8 +301,8 @@ static void lkst_probe_kmem_cache_free(void *data, unsigned long call_site,
 				       const void *ptr,
 				       const struct kmem_cache *s)
 {
-	lkst_dispatch(LKST_EV_MEM_CACHE_FREE, call_site, LKST_U(ptr), LKST_U(s),
-		      0);
+	__lkst_dispatch(LKST_EV_MEM_CACHE_FREE, call_site, LKST_U(ptr), LKST_U(s),
+			0);
 }
 
 LKST_TP(kmem_cache_free)
@@ -313,7 +313,7 @@ static void lkst_probe_alloc_vmap_area(void *data, unsigned long addr,
 				       unsigned long vstart, unsigned long vend,
 				       int failed)
 {
-	lkst_dispatch(LKST_EV_MEM_VMALLOC, addr, size, align, failed);
+	__lkst_dispatch(LKST_EV_MEM_VMALLOC, addr, size, align, failed);
 }
 
 LKST_TP(alloc_vmap_area)
@@ -329,8 +329,8 @@ static u64 lkst_rq_dev(struct request *rq)
 
 static void lkst_probe_block_rq_issue(void *data, struct request *rq)
 {
-	lkst_dispatch(LKST_EV_FS_DEVRW, lkst_rq_dev(rq), blk_rq_pos(rq),
-		      blk_rq_bytes(rq), (__force u32)rq->cmd_flags);
+	__lkst_dispatch(LKST_EV_FS_DEVRW, lkst_rq_dev(rq), blk_rq_pos(rq),
+			blk_rq_bytes(rq), (__force u32)rq->cmd_flags);
 }
 
 LKST_TP(block_rq_issue)
@@ -339,8 +339,8 @@ static void lkst_probe_block_rq_complete(void *data, struct request *rq,
 					 blk_status_t error,
 					 unsigned int nr_bytes)
 {
-	lkst_dispatch(LKST_EV_FS_DEVEND, lkst_rq_dev(rq), blk_rq_pos(rq),
-		      nr_bytes, blk_status_to_errno(error));
+	__lkst_dispatch(LKST_EV_FS_DEVEND, lkst_rq_dev(rq), blk_rq_pos(rq),
+			nr_bytes, blk_status_to_errno(error));
 }
 
 LKST_TP(block_rq_complete)
@@ -351,16 +351,16 @@ static void lkst_probe_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
 				    struct net_device *dev,
 				    unsigned int skb_len)
 {
-	lkst_dispatch(LKST_EV_NET_PKTSEND, dev->ifindex, skb_len, rc,
-		      LKST_U(skb));
+	__lkst_dispatch(LKST_EV_NET_PKTSEND, dev->ifindex, skb_len, rc,
+			LKST_U(skb));
 }
 
 LKST_TP(net_dev_xmit)
 
 static void lkst_probe_netif_receive_skb(void *data, struct sk_buff *skb)
 {
-	lkst_dispatch(LKST_EV_NET_PKTRECV, skb->dev ? skb->dev->ifindex : 0,
-		      skb->len, be16_to_cpu(skb->protocol), LKST_U(skb));
+	__lkst_dispatch(LKST_EV_NET_PKTRECV, skb->dev ? skb->dev->ifindex : 0,
+			skb->len, be16_to_cpu(skb->protocol), LKST_U(skb));
 }
 
 LKST_TP(netif_receive_skb)
@@ -371,14 +371,14 @@ LKST_TP(netif_receive_skb)
 static void lkst_probe_contention_begin(void *data, void *lock,
 					unsigned int flags)
 {
-	lkst_dispatch(LKST_EV_LK_CONTENTION_BEGIN, LKST_U(lock), flags, 0, 0);
+	__lkst_dispatch(LKST_EV_LK_CONTENTION_BEGIN, LKST_U(lock), flags, 0, 0);
 }
 
 LKST_TP(contention_begin)
 
 static void lkst_probe_contention_end(void *data, void *lock, int ret)
 {
-	lkst_dispatch(LKST_EV_LK_CONTENTION_END, LKST_U(lock), ret, 0, 0);
+	__lkst_dispatch(LKST_EV_LK_CONTENTION_END, LKST_U(lock), ret, 0, 0);
 }
 
 LKST_TP(contention_end)
@@ -388,8 +388,8 @@ LKST_TP(contention_end)
 static void lkst_probe_timer_start(void *data, struct timer_list *timer,
 				   unsigned long bucket_expiry)
 {
-	lkst_dispatch(LKST_EV_TIMER_ADD, LKST_U(timer), LKST_U(timer->function),
-		      timer->expires, timer->flags);
+	__lkst_dispatch(LKST_EV_TIMER_ADD, LKST_U(timer), LKST_U(timer->function),
+			timer->expires, timer->flags);
 }
 
 LKST_TP(timer_start)
@@ -397,15 +397,15 @@ LKST_TP(timer_start)
 static void lkst_probe_timer_expire_entry(void *data, struct timer_list *timer,
 					  unsigned long baseclk)
 {
-	lkst_dispatch(LKST_EV_TIMER_RUN, LKST_U(timer), LKST_U(timer->function),
-		      baseclk, 0);
+	__lkst_dispatch(LKST_EV_TIMER_RUN, LKST_U(timer), LKST_U(timer->function),
+			baseclk, 0);
 }
 
 LKST_TP(timer_expire_entry)
 
 static void lkst_probe_timer_cancel(void *data, struct timer_list *timer)
 {
-	lkst_dispatch(LKST_EV_TIMER_DEL, LKST_U(timer), 0, 0, 0);
+	__lkst_dispatch(LKST_EV_TIMER_DEL, LKST_U(timer), 0, 0, 0);
 }
 
 LKST_TP(timer_cancel)
@@ -413,8 +413,8 @@ LKST_TP(timer_cancel)
 static void lkst_probe_hrtimer_expire_entry(void *data, struct hrtimer *t,
 					    ktime_t *now)
 {
-	lkst_dispatch(LKST_EV_HRTIMER_RUN, LKST_U(t), LKST_U(t->function),
-		      *now, 0);
+	__lkst_dispatch(LKST_EV_HRTIMER_RUN, LKST_U(t), LKST_U(t->function),
+			*now, 0);
 }
 
 LKST_TP(hrtimer_expire_entry)
@@ -422,7 +422,7 @@ LKST_TP(hrtimer_expire_entry)
 static void lkst_probe_workqueue_execute_start(void *data,
 					       struct work_struct *work)
 {
-	lkst_dispatch(LKST_EV_WQ_EXECUTE, LKST_U(work), LKST_U(work->func), 0, 0);
+	__lkst_dispatch(LKST_EV_WQ_EXECUTE, LKST_U(work), LKST_U(work->func), 0, 0);
 }
 
 LKST_TP(workqueue_execute_start)
@@ -435,7 +435,7 @@ static void lkst_dispatch_text(unsigned int event, u64 a0, const char *text,
 	u64 t[3] = { 0 };
 
 	memcpy(t, text, min(len, sizeof(t)));
-	lkst_dispatch(event, a0, t[0], t[1], t[2]);
+	__lkst_dispatch(event, a0, t[0], t[1], t[2]);
 }
 
 #ifdef CONFIG_PRINTK

@@ -2,7 +2,7 @@
 /*
  * LKST handlers and the dispatch path.
  *
- * Every probe ends in lkst_dispatch(), which looks the event up in the
+ * Every probe ends in __lkst_dispatch(), which looks the event up in the
  * current maskset table and calls the handler chosen there.  DEFAULT (ID 1)
  * records into the buffer of the maskset line and is called directly, not
  * through a pointer, because it is what nearly every event uses.  NOTHING
@@ -42,35 +42,20 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_handler_default);
  * @pid:	pid to record
  * @args:	LKST_NR_ARGS arguments
  *
+ * The out-of-line form of __lkst_dispatch_table(), for the KUnit tests.
  * Must be called with preemption disabled, as tracepoint probes are.
  */
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args)
 {
-	const struct lkst_table_entry *e = &t->ent[event];
-	/* READ_ONCE: __lkst_maskset_drop_handler() may clear it under us. */
-	struct lkst_handler *h = READ_ONCE(e->handler);
-
-	if (!h)
-		return;
-	if (likely(h == &lkst_handler_default))
-		lkst_record(e->buf, event, LKST_HANDLER_DEFAULT, pid, args);
-	else
-		h->func(h, e->buf, event, pid, args);
+	__lkst_dispatch_table(t, event, pid, args);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dispatch_table);
 
-/*
- * The one function every probe calls.  Probes run with preemption
- * disabled, which is the read side rcu_dereference_sched() pairs with.
- */
+/* What every probe does (inlined there), as a function for the tests. */
 void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 {
-	const u64 args[LKST_NR_ARGS] = { a0, a1, a2, a3 };
-	struct lkst_table *t = rcu_dereference_sched(lkst_cur_table);
-
-	if (likely(t))
-		lkst_dispatch_table(t, event, current->pid, args);
+	__lkst_dispatch(event, a0, a1, a2, a3);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dispatch);
 

@@ -12,12 +12,16 @@
 #define _LKST_INTERNAL_H
 
 #include <linux/bitmap.h>
+#include <linux/hardirq.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <asm/local.h>
 #include <linux/lkst.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/ring_buffer.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 
 #define LKST_NAME_MAX		32	/* including the NUL */
 #define LKST_MAX_USER_MASKSETS	64
@@ -80,6 +84,39 @@ struct lkst_buffer {
 	unsigned long		size_kb;	/* per CPU */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
+
+/*
+ * lkst_record() without the preempt_disable(), inlined into the probes,
+ * which already run with preemption disabled: DEFAULT costs one call (into
+ * the ring buffer) per event.  See lkst_record() for the return values.
+ */
+static __always_inline int __lkst_record(struct lkst_buffer *buf,
+					 unsigned int event, u8 handler,
+					 pid_t pid, const u64 *args)
+{
+	struct lkst_record rec;
+
+	if (unlikely(!READ_ONCE(buf->on)))
+		return -EAGAIN;
+	local_inc(this_cpu_ptr(&buf->cpu->written));
+	rec.event = event;
+	rec.handler = handler;
+	rec.flags = (in_nmi() ? LKST_RECORD_NMI : 0) |
+		    (in_hardirq() ? LKST_RECORD_HARDIRQ : 0) |
+		    (in_serving_softirq() ? LKST_RECORD_SOFTIRQ : 0);
+	rec.pid = pid;
+	memcpy(rec.arg, args, sizeof(rec.arg));
+	/*
+	 * One call reserves, copies and commits: cheaper than
+	 * ring_buffer_lock_reserve() + ring_buffer_event_data() +
+	 * ring_buffer_unlock_commit() for a record this small.
+	 */
+	if (unlikely(ring_buffer_write(buf->rb, sizeof(rec), &rec))) {
+		local_inc(this_cpu_ptr(&buf->cpu->lost));
+		return -ENOBUFS;
+	}
+	return 0;
+}
 
 struct lkst_buffer *__lkst_buffer_lookup(const char *name);
 struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb);
@@ -145,6 +182,40 @@ extern struct lkst_table __rcu *lkst_cur_table;
 void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3);
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args);
+
+/*
+ * The data plane, inlined into every probe so that an event costs one
+ * call (lkst_record()) on top of the ring buffer's own work.
+ *
+ * Must be called with preemption disabled, as tracepoint probes are: that
+ * is the read side rcu_dereference_sched() and the table's release by
+ * tracepoint_synchronize_unregister() rely on.
+ */
+static __always_inline void
+__lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
+		      pid_t pid, const u64 *args)
+{
+	const struct lkst_table_entry *e = &t->ent[event];
+	/* READ_ONCE: __lkst_maskset_drop_handler() may clear it under us. */
+	struct lkst_handler *h = READ_ONCE(e->handler);
+
+	if (!h)
+		return;
+	if (likely(h == &lkst_handler_default))
+		__lkst_record(e->buf, event, LKST_HANDLER_DEFAULT, pid, args);
+	else
+		h->func(h, e->buf, event, pid, args);
+}
+
+static __always_inline void
+__lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
+{
+	const struct lkst_table *t = rcu_dereference_sched(lkst_cur_table);
+	const u64 args[LKST_NR_ARGS] = { a0, a1, a2, a3 };
+
+	if (likely(t))
+		__lkst_dispatch_table(t, event, current->pid, args);
+}
 
 struct lkst_maskset *__lkst_maskset_lookup(const char *name);
 struct lkst_maskset *__lkst_maskset_create(const char *name);
