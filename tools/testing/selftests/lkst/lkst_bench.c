@@ -8,10 +8,13 @@
  *                           pinned to the same CPU through two pipes: each
  *                           trip wakes and switches to the other process
  *                           twice
+ *   lkst_bench rate R MS    getppid() paced at R calls per second (0: as
+ *                           fast as possible) for MS milliseconds; prints
+ *                           "rate R MS CALLS_PER_SECOND", the rate reached
  *
- * Both run on CPU 0 (or the CPU given with -c) and print one line,
- * "MODE N NS_PER_OP", with the wall-clock time of the whole loop divided by
- * N.  What a tracer adds per event is derived by the caller from the
+ * They run on CPU 0 (or the CPU given with -c).  syscall and pingpong print
+ * one line, "MODE N NS_PER_OP", with the wall-clock time of the whole loop
+ * divided by N.  What a tracer adds per event is derived by the caller from the
  * difference to an untraced run and the tracer's own event counters, so
  * nothing here assumes how many events an operation fires.
  */
@@ -61,6 +64,28 @@ static unsigned long long bench_syscall(unsigned long n)
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
 	return now_ns() - t0;
+}
+
+/*
+ * Calls are issued on a schedule (call i at t0 + i / R), so a slow call
+ * is caught up on rather than lowering the rate; the rate reached is
+ * printed, and is below R only when the CPU cannot keep up.
+ */
+static double bench_rate(unsigned long rate, unsigned long ms)
+{
+	unsigned long long t0 = now_ns(), end = t0 + ms * 1000000ULL, t;
+	unsigned long i = 0;
+
+	for (;;) {
+		t = now_ns();
+		if (t >= end)
+			break;
+		if (rate && t < t0 + i * 1000000000ULL / rate)
+			continue;
+		syscall(SYS_getppid);
+		i++;
+	}
+	return i * 1e9 / (t - t0);
 }
 
 static void xfer(int in, int out, char *c)
@@ -115,13 +140,29 @@ int main(int argc, char **argv)
 			goto usage;
 		cpu = atoi(optarg);
 	}
+	if (argc - optind < 2)
+		goto usage;
+
+	pin();
+	if (!strcmp(argv[optind], "rate")) {
+		unsigned long ms;
+
+		if (argc - optind != 3)
+			goto usage;
+		n = strtoul(argv[optind + 1], &end, 0);
+		if (*end)
+			goto usage;
+		ms = strtoul(argv[optind + 2], &end, 0);
+		if (*end || !ms)
+			goto usage;
+		printf("rate %lu %lu %.0f\n", n, ms, bench_rate(n, ms));
+		return 0;
+	}
 	if (argc - optind != 2)
 		goto usage;
 	n = strtoul(argv[optind + 1], &end, 0);
 	if (*end || !n)
 		goto usage;
-
-	pin();
 	if (!strcmp(argv[optind], "syscall"))
 		ns = bench_syscall(n);
 	else if (!strcmp(argv[optind], "pingpong"))
@@ -131,6 +172,7 @@ int main(int argc, char **argv)
 	printf("%s %lu %.1f\n", argv[optind], n, (double)ns / n);
 	return 0;
 usage:
-	fprintf(stderr, "usage: lkst_bench [-c CPU] syscall|pingpong N\n");
+	fprintf(stderr, "usage: lkst_bench [-c CPU] syscall|pingpong N\n"
+			"       lkst_bench [-c CPU] rate CALLS_PER_SECOND MS\n");
 	return 2;
 }
