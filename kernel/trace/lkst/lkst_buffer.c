@@ -97,18 +97,6 @@ struct lkst_buffer *__lkst_buffer_lookup(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_buffer_lookup);
 
-/* Is @buf still listed?  Compares pointers only: @buf may be freed. */
-bool __lkst_buffer_live(struct lkst_buffer *buf)
-{
-	struct lkst_buffer *b;
-
-	lockdep_assert_held(&lkst_mutex);
-	list_for_each_entry(b, &lkst_buffers, list)
-		if (b == buf)
-			return true;
-	return false;
-}
-
 /**
  * lkst_buffer_get - look up a buffer by name and take a reference
  * @name: buffer name ("default" for the default buffer)
@@ -278,7 +266,7 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
  * together, so the accounting identity still holds afterwards.
  *
  * Context: process context; takes lkst_mutex.
- * Return: 0.
+ * Return: 0; -ENODEV if @buf was removed.
  */
 int lkst_buffer_clear(struct lkst_buffer *buf)
 {
@@ -286,6 +274,8 @@ int lkst_buffer_clear(struct lkst_buffer *buf)
 	int cpu;
 
 	guard(mutex)(&lkst_mutex);
+	if (buf->removed)
+		return -ENODEV;
 	on = buf->on;
 	WRITE_ONCE(buf->on, false);
 	/* Wait for lkst_record() callers, which run with preemption off. */
@@ -310,7 +300,9 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_clear);
  * Records dropped by shrinking count as overrun; records attempted while
  * the ring buffer is being resized count as lost.
  *
- * Return: 0; -EINVAL if @size_kb is outside the bounds; -ENOMEM.
+ * Return: 0; -EINVAL if @size_kb is outside the bounds; -EBUSY while
+ * the buffer's trace file is open (its iterators pin the pages); -ENODEV
+ * if @buf was removed; -ENOMEM.
  */
 int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 {
@@ -319,6 +311,8 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 	if (size_kb < LKST_BUF_MIN_KB || size_kb > LKST_BUF_MAX_KB)
 		return -EINVAL;
 	guard(mutex)(&lkst_mutex);
+	if (buf->removed)
+		return -ENODEV;
 	ret = ring_buffer_resize(buf->rb, size_kb << 10, RING_BUFFER_ALL_CPUS);
 	if (ret < 0)
 		return ret;
@@ -328,22 +322,46 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 
 /* 1: overwrite the oldest records (flight recorder); 0: stop when full */
-void lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
+int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 {
 	guard(mutex)(&lkst_mutex);
+	if (buf->removed)
+		return -ENODEV;
 	ring_buffer_change_overwrite(buf->rb, on);
 	buf->overwrite = on;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_overwrite);
 
 /* Pause or resume recording; records attempted while off are not counted. */
-void lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
+int lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
 {
 	/* Under the mutex so that lkst_buffer_clear() restores the new value */
 	guard(mutex)(&lkst_mutex);
+	if (buf->removed)
+		return -ENODEV;
 	WRITE_ONCE(buf->on, on);
+	/* Readers of an empty buffer that is off read end of file. */
+	ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_on);
+
+/* Make blocked readers of raw check again whether to read end of file. */
+void lkst_buffers_wake_readers(void)
+{
+	struct lkst_buffer *buf;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(buf, &lkst_buffers, list)
+		ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
+}
+
+unsigned int lkst_user_buffers_count(void)
+{
+	lockdep_assert_held(&lkst_mutex);
+	return lkst_nr_user_buffers;
+}
 
 /* user_buffers */
 void lkst_user_buffers_list(struct seq_file *m)

@@ -14,9 +14,10 @@
  *   clear		any write drops all records and zeroes the stats
  *
  * Files find their buffer through i_private and check under lkst_mutex
- * that it is still listed before taking a reference, as
- * tracing_check_open_get_tr() does for trace arrays: the buffer may have
- * been removed between the lookup of the dentry and open().
+ * that the file was not removed before taking a reference: the buffer
+ * may have been removed between the lookup of the dentry and open().
+ * An open file keeps the buffer's memory; once the buffer is removed,
+ * writes through it fail with -ENODEV and raw reads end of file.
  */
 #include <linux/ctype.h>
 #include <linux/fs.h>
@@ -41,7 +42,7 @@ static int lkst_buf_open_get(struct inode *inode, struct lkst_buffer **bufp)
 	if (ret)
 		return ret;
 	guard(mutex)(&lkst_mutex);
-	if (!__lkst_buffer_live(buf))
+	if (!lkst_file_live(inode))
 		return -ENODEV;
 	kref_get(&buf->kref);
 	*bufp = buf;
@@ -80,6 +81,8 @@ static int lkst_file_cpu(struct inode *inode)
 struct lkst_raw {
 	struct lkst_buffer		*buf;
 	int				cpu;
+	bool				closed;	/* by .flush */
+	fl_owner_t			owner;	/* files of the opener */
 	struct buffer_data_read_page	*page;
 	size_t				size;	/* of a ring-buffer page */
 	size_t				read;	/* bytes of page returned */
@@ -104,6 +107,7 @@ static int lkst_raw_open(struct inode *inode, struct file *filp)
 	r->cpu = lkst_file_cpu(inode);
 	r->size = ring_buffer_subbuf_size_get(buf->rb);
 	r->read = r->size;		/* nothing buffered yet */
+	r->owner = current->files;
 	mutex_init(&r->lock);
 	ret = ring_buffer_alloc_read_page(buf->rb, r->cpu, &r->page);
 	if (ret)
@@ -129,10 +133,27 @@ static int lkst_raw_release(struct inode *inode, struct file *filp)
 }
 
 /*
+ * Is there nothing more to wait for?  The file is being closed, the
+ * buffer was removed, or nothing records into it any more (then an empty
+ * buffer reads as end of file, as trace_pipe does when tracing is off).
+ */
+static bool lkst_raw_done(void *data)
+{
+	struct lkst_raw *r = data;
+
+	return READ_ONCE(r->closed) || !lkst_buffer_recording(r->buf);
+}
+
+/*
  * Hand out the consumed page in pieces of the reader's size; fetch a new
- * page only when the last one is fully returned.  A reader that blocks
- * is woken by the ring buffer's irq_work when data arrives, or by
- * __lkst_buffer_remove(), after which it reads end of file.
+ * page only when the last one is fully returned.
+ *
+ * A reader blocks without holding r->lock, so that a second reader of the
+ * same file (read and splice at once) waits interruptibly, never in D
+ * state.  It is woken by the ring buffer's irq_work when data arrives, by
+ * lkst_sync_probes() and tracing_on changes (which may end the
+ * recording), by __lkst_buffer_remove() and by close (.flush); the
+ * condition is checked again after queueing, so no wake-up is lost.
  */
 static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
@@ -146,36 +167,58 @@ static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	if (!iov_iter_count(to))
 		return 0;
 
-	guard(mutex)(&r->lock);
-	while (r->read >= r->size) {
-		if (ring_buffer_read_page(buf->rb, r->page, r->size, r->cpu, 0) >= 0) {
-			r->read = 0;
+	for (;;) {
+		if (mutex_lock_interruptible(&r->lock))
+			return -EINTR;
+		if (r->read < r->size ||
+		    ring_buffer_read_page(buf->rb, r->page, r->size, r->cpu, 0) >= 0) {
+			if (r->read >= r->size)
+				r->read = 0;
 			break;
 		}
-		if (READ_ONCE(buf->removed))
+		mutex_unlock(&r->lock);
+
+		if (lkst_raw_done(r))
 			return 0;
 		if (nonblock)
 			return -EAGAIN;
-		ret = ring_buffer_wait(buf->rb, r->cpu, 0, NULL, NULL);
+		ret = ring_buffer_wait(buf->rb, r->cpu, 0, lkst_raw_done, r);
 		if (ret)
 			return ret;
 	}
 
 	n = copy_to_iter(ring_buffer_read_page_data(r->page) + r->read,
 			 r->size - r->read, to);
-	if (!n)
-		return -EFAULT;
 	r->read += n;
-	return n;
+	mutex_unlock(&r->lock);
+	return n ? n : -EFAULT;
 }
 
 static __poll_t lkst_raw_poll(struct file *filp, poll_table *pt)
 {
 	struct lkst_raw *r = filp->private_data;
 
-	if (r->read < r->size || READ_ONCE(r->buf->removed))
+	/* End of file is readable too. */
+	if (READ_ONCE(r->read) < r->size || lkst_raw_done(r))
 		return EPOLLIN | EPOLLRDNORM;
 	return ring_buffer_poll_wait(r->buf->rb, r->cpu, filp, pt, 0);
+}
+
+/*
+ * close() by the opener, e.g. one thread while another is blocked in
+ * read(): wake the readers, who then read end of file.  A child that
+ * inherited the descriptor (a traced command) closing its copy at exit
+ * does not end the opener's reads.
+ */
+static int lkst_raw_flush(struct file *filp, fl_owner_t id)
+{
+	struct lkst_raw *r = filp->private_data;
+
+	if (id != r->owner)
+		return 0;
+	WRITE_ONCE(r->closed, true);
+	ring_buffer_wake_waiters(r->buf->rb, r->cpu);
+	return 0;
 }
 
 /*
@@ -187,6 +230,7 @@ static const struct file_operations lkst_raw_fops = {
 	.read_iter	= lkst_raw_read_iter,
 	.splice_read	= copy_splice_read,
 	.poll		= lkst_raw_poll,
+	.flush		= lkst_raw_flush,
 	.release	= lkst_raw_release,
 };
 
@@ -447,21 +491,63 @@ static int lkst_trace_release(struct inode *inode, struct file *filp)
 	return seq_release(inode, filp);
 }
 
+/* Writing is allowed only so that "> trace" (O_TRUNC) clears. */
 static ssize_t lkst_trace_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
 	return cnt;
 }
 
+/* Only a file opened for reading has a seq_file: see tracing_lseek(). */
+static loff_t lkst_trace_lseek(struct file *filp, loff_t offset, int whence)
+{
+	if (filp->f_mode & FMODE_READ)
+		return seq_lseek(filp, offset, whence);
+	filp->f_pos = 0;
+	return 0;
+}
+
 static const struct file_operations lkst_trace_fops = {
 	.open		= lkst_trace_open,
 	.read		= seq_read,
 	.write		= lkst_trace_write,
-	.llseek		= seq_lseek,
+	.llseek		= lkst_trace_lseek,
 	.release	= lkst_trace_release,
 };
 
 /* buffer_size_kb, overwrite, tracing_on, clear */
+
+/* Where error_log says the error was: "buffers/NAME/FILE" or "FILE". */
+static void lkst_buf_loc(struct lkst_buffer *buf, const char *file,
+			 char *loc, size_t size)
+{
+	if (buf == lkst_buffer_default())
+		strscpy(loc, file, size);
+	else
+		snprintf(loc, size, "buffers/%s/%s", buf->name, file);
+}
+
+/*
+ * A number, as ftrace's files take them: decimal, an optional newline,
+ * nothing else (no NUL byte).
+ */
+static int lkst_get_user_ulong(struct lkst_buffer *buf, const char *file,
+			       const char __user *ubuf, size_t cnt,
+			       unsigned long *val)
+{
+	char loc[LKST_NAME_MAX + 32], text[24], *p;
+	int ret;
+
+	lkst_buf_loc(buf, file, loc, sizeof(loc));
+	ret = lkst_get_user_text(loc, ubuf, cnt, text, sizeof(text));
+	if (ret)
+		return ret;
+	p = strim(text);
+	ret = kstrtoul(p, 10, val);
+	if (ret)
+		lkst_log_err(loc, p, LKST_ERR_NOT_NUMBER, 0);
+	return ret;
+}
 
 static ssize_t lkst_size_read(struct file *filp, char __user *ubuf,
 			      size_t cnt, loff_t *ppos)
@@ -478,21 +564,26 @@ static ssize_t lkst_size_write(struct file *filp, const char __user *ubuf,
 			       size_t cnt, loff_t *ppos)
 {
 	struct lkst_buffer *buf = filp->private_data;
+	char loc[LKST_NAME_MAX + 32], cmd[24];
 	unsigned long val;
-	char cmd[24];
 	int ret;
 
-	ret = kstrtoul_from_user(ubuf, cnt, 10, &val);
+	ret = lkst_get_user_ulong(buf, "buffer_size_kb", ubuf, cnt, &val);
 	if (ret)
 		return ret;
+	lkst_buf_loc(buf, "buffer_size_kb", loc, sizeof(loc));
+	snprintf(cmd, sizeof(cmd), "%lu", val);
 	if (val < LKST_BUF_MIN_KB || val > LKST_BUF_MAX_KB) {
-		snprintf(cmd, sizeof(cmd), "%lu", val);
-		lkst_log_err("buffer_size_kb", cmd,
-			     "Size out of range [" __stringify(LKST_BUF_MIN_KB)
-			     ", 262144] KiB", 0);
+		lkst_log_err(loc, cmd, LKST_ERR_SIZE_RANGE, 0);
 		return -EINVAL;
 	}
 	ret = lkst_buffer_resize(buf, val);
+	if (ret == -EBUSY)
+		lkst_log_err(loc, cmd, LKST_ERR_RESIZE_BUSY, 0);
+	else if (ret == -ENODEV)
+		lkst_log_err(loc, cmd, LKST_ERR_REMOVED, 0);
+	else if (ret)
+		lkst_log_err(loc, cmd, LKST_ERR_NO_MEMORY, 0);
 	return ret ? ret : cnt;
 }
 
@@ -521,14 +612,14 @@ static ssize_t lkst_overwrite_read(struct file *filp, char __user *ubuf,
 static ssize_t lkst_overwrite_write(struct file *filp, const char __user *ubuf,
 				    size_t cnt, loff_t *ppos)
 {
-	bool val;
+	unsigned long val;
 	int ret;
 
-	ret = kstrtobool_from_user(ubuf, cnt, &val);
-	if (ret)
-		return ret;
-	lkst_buffer_set_overwrite(filp->private_data, val);
-	return cnt;
+	/* As ftrace's tracing_on: a number, not zero means on */
+	ret = lkst_get_user_ulong(filp->private_data, "overwrite", ubuf, cnt, &val);
+	if (!ret)
+		ret = lkst_buffer_set_overwrite(filp->private_data, val);
+	return ret ? ret : cnt;
 }
 
 static const struct file_operations lkst_overwrite_fops = {
@@ -550,14 +641,14 @@ static ssize_t lkst_on_read(struct file *filp, char __user *ubuf,
 static ssize_t lkst_on_write(struct file *filp, const char __user *ubuf,
 			     size_t cnt, loff_t *ppos)
 {
-	bool val;
+	unsigned long val;
 	int ret;
 
-	ret = kstrtobool_from_user(ubuf, cnt, &val);
-	if (ret)
-		return ret;
-	lkst_buffer_set_on(filp->private_data, val);
-	return cnt;
+	/* As ftrace's tracing_on: a number, not zero means on */
+	ret = lkst_get_user_ulong(filp->private_data, "tracing_on", ubuf, cnt, &val);
+	if (!ret)
+		ret = lkst_buffer_set_on(filp->private_data, val);
+	return ret ? ret : cnt;
 }
 
 static const struct file_operations lkst_on_fops = {
@@ -571,8 +662,9 @@ static const struct file_operations lkst_on_fops = {
 static ssize_t lkst_clear_write(struct file *filp, const char __user *ubuf,
 				size_t cnt, loff_t *ppos)
 {
-	lkst_buffer_clear(filp->private_data);
-	return cnt;
+	int ret = lkst_buffer_clear(filp->private_data);
+
+	return ret ? ret : cnt;
 }
 
 static const struct file_operations lkst_clear_fops = {

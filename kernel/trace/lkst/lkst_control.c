@@ -16,20 +16,238 @@
 #include "../trace.h"
 #include "lkst_internal.h"
 
-/* Biggest write to masksets/NAME: every event on a full-length line. */
-#define LKST_MASKSET_WRITE_MAX	8192
+/* Biggest single write to maskset, user_masksets and user_buffers. */
+#define LKST_WORDS_WRITE_MAX	PAGE_SIZE
 
 struct dentry *lkst_masksets_dir;
 struct dentry *lkst_buffers_dir;
 
-static bool __lkst_maskset_live(struct lkst_maskset *ms)
-{
-	struct lkst_maskset *p;
+/*
+ * maskset, user_masksets and user_buffers take names separated by blanks
+ * or newlines.  They are split with ftrace's trace_parser, so a name may
+ * be cut across two write() calls; the name left at the end of the last
+ * write is taken at close.  The names a write completes are checked
+ * together first and then applied: a write either does all it says or,
+ * with an error, nothing.
+ */
+struct lkst_words_ops {
+	const char	*loc;		/* for error_log */
+	/* Check that @word can be applied after @words[0..n-1] were. */
+	int		(*check)(char **words, int n, char *word,
+				 enum lkst_err_type *err);
+	/* Can @word, left unfinished by a write, still become valid? */
+	bool		(*prefix_ok)(const char *word);
+	enum lkst_err_type prefix_err;
+	int		(*apply)(char *word);
+};
 
-	list_for_each_entry(p, __lkst_masksets_list(), list)
-		if (p == ms)
-			return true;
-	return false;
+struct lkst_words_file {
+	struct mutex			lock;	/* writers of one open file */
+	struct trace_parser		parser;
+	const struct lkst_words_ops	*ops;
+};
+
+static struct lkst_words_file *lkst_words_alloc(const struct lkst_words_ops *ops)
+{
+	struct lkst_words_file *w;
+
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return NULL;
+	/* The longest word is "!" and a name, plus room to detect more. */
+	if (trace_parser_get_init(&w->parser, LKST_NAME_MAX + 2)) {
+		kfree(w);
+		return NULL;
+	}
+	mutex_init(&w->lock);
+	w->ops = ops;
+	return w;
+}
+
+/* Check, then apply, @n words.  Caller holds lkst_mutex. */
+static int __lkst_words_run(const struct lkst_words_ops *ops, char **words,
+			    int n)
+{
+	enum lkst_err_type err;
+	int i, ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	for (i = 0; i < n; i++) {
+		ret = ops->check(words, i, words[i], &err);
+		if (ret) {
+			lkst_log_err(ops->loc, words[i], err, 0);
+			return ret;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		ret = ops->apply(words[i]);
+		if (ret) {
+			/* Only allocations fail here; say what was done. */
+			lkst_log_err(ops->loc, words[i], LKST_ERR_NO_MEMORY, 0);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static ssize_t lkst_words_write(struct lkst_words_file *w,
+				const char __user *ubuf, size_t cnt,
+				loff_t *ppos)
+{
+	const struct lkst_words_ops *ops = w->ops;
+	char **words = NULL, *text;
+	size_t done = 0;
+	int n = 0, ret;
+
+	if (cnt > LKST_WORDS_WRITE_MAX) {
+		lkst_log_err(ops->loc, "", LKST_ERR_WRITE_TOO_LARGE, 0);
+		return -E2BIG;
+	}
+	/* trace_get_user() takes a NUL for a blank: refuse it instead. */
+	text = memdup_user_nul(ubuf, cnt);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	if (strlen(text) != cnt) {
+		lkst_log_err(ops->loc, text, LKST_ERR_NUL_BYTE, strlen(text));
+		kfree(text);
+		return -EINVAL;
+	}
+	kfree(text);
+
+	guard(mutex)(&w->lock);
+	/* At most one word per two bytes, plus the one continued */
+	words = kcalloc(cnt / 2 + 2, sizeof(*words), GFP_KERNEL);
+	if (!words)
+		return -ENOMEM;
+	while (done < cnt) {
+		ret = trace_get_user(&w->parser, ubuf + done, cnt - done, ppos);
+		if (ret < 0) {
+			w->parser.buffer[w->parser.size - 1] = '\0';
+			lkst_log_err(ops->loc, w->parser.buffer,
+				     LKST_ERR_BAD_NAME, 0);
+			w->parser.fail = false;
+			goto out;
+		}
+		done += ret;
+		if (!trace_parser_loaded(&w->parser) ||
+		    trace_parser_cont(&w->parser))
+			continue;
+		words[n] = kstrdup(w->parser.buffer, GFP_KERNEL);
+		trace_parser_clear(&w->parser);
+		if (!words[n]) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		n++;
+	}
+	scoped_guard(mutex, &lkst_mutex) {
+		ret = __lkst_words_run(ops, words, n);
+		/*
+		 * An unfinished word waits for the next write or close, unless
+		 * nothing it could still become is valid: refuse that now.
+		 */
+		if (!ret && trace_parser_cont(&w->parser) &&
+		    !ops->prefix_ok(w->parser.buffer)) {
+			lkst_log_err(ops->loc, w->parser.buffer,
+				     ops->prefix_err, 0);
+			ret = -EINVAL;
+		}
+	}
+	if (!ret)
+		ret = cnt;
+out:
+	/* A refused write leaves nothing behind, not even half a word. */
+	if (ret < 0)
+		trace_parser_clear(&w->parser);
+	while (n--)
+		kfree(words[n]);
+	kfree(words);
+	return ret;
+}
+
+/* The word left unfinished by the last write; errors go to error_log. */
+static void lkst_words_release(struct lkst_words_file *w)
+{
+	char *word = w->parser.buffer;
+
+	if (trace_parser_loaded(&w->parser)) {
+		guard(mutex)(&lkst_mutex);
+		__lkst_words_run(w->ops, &word, 1);
+	}
+	trace_parser_put(&w->parser);
+	kfree(w);
+}
+
+/* Has an earlier word of the same write created (1) or removed (-1) @name? */
+static int lkst_words_effect(char **words, int n, const char *name)
+{
+	int i;
+
+	for (i = n - 1; i >= 0; i--) {
+		if (*words[i] == '!' && !strcmp(words[i] + 1, name))
+			return -1;
+		if (!strcmp(words[i], name))
+			return 1;
+	}
+	return 0;
+}
+
+/* How many of @words[0..n-1] create (+1) and remove (-1) objects. */
+static int lkst_words_balance(char **words, int n)
+{
+	int i, b = 0;
+
+	for (i = 0; i < n; i++)
+		b += *words[i] == '!' ? -1 : 1;
+	return b;
+}
+
+/*
+ * user_masksets and user_buffers: "NAME" creates, "!NAME" removes.
+ * @lookup_busy says whether an existing object may be removed.
+ */
+static int lkst_names_check(char **words, int n, char *word,
+			    enum lkst_err_type *err, bool exists_now,
+			    int removable, unsigned int count, unsigned int max)
+{
+	bool remove = *word == '!';
+	char *name = word + remove;
+	int effect = lkst_words_effect(words, n, name);
+	bool exists = effect ? effect > 0 : exists_now;
+
+	if (!lkst_name_valid(name)) {
+		*err = LKST_ERR_BAD_NAME;
+		return -EINVAL;
+	}
+	if (remove) {
+		if (!exists) {
+			*err = LKST_ERR_NO_SUCH_NAME;
+			return -ENOENT;
+		}
+		/* Created by this very write: nothing uses it yet. */
+		if (effect > 0 || !removable)
+			return 0;
+		*err = removable == -EPERM ? LKST_ERR_BUILTIN : LKST_ERR_IN_USE;
+		return removable;
+	}
+	if (exists) {
+		*err = LKST_ERR_NAME_EXISTS;
+		return -EEXIST;
+	}
+	if (count + lkst_words_balance(words, n) >= max) {
+		*err = LKST_ERR_TOO_MANY;
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+/* A prefix of "NAME" or "!NAME": name characters, not too many */
+static bool lkst_names_prefix_ok(const char *word)
+{
+	const char *name = word + (*word == '!');
+
+	return strlen(name) < LKST_NAME_MAX &&
+	       strspn(name, LKST_NAME_CHARS) == strlen(name);
 }
 
 /* maskset: the name of the current maskset; write a name to switch */
@@ -46,36 +264,68 @@ static ssize_t lkst_maskset_read(struct file *filp, char __user *ubuf,
 	return simple_read_from_buffer(ubuf, cnt, ppos, name, len);
 }
 
+static int lkst_maskset_check(char **words, int n, char *word,
+			      enum lkst_err_type *err)
+{
+	if (__lkst_maskset_lookup(word))
+		return 0;
+	*err = LKST_ERR_UNKNOWN_MASKSET;
+	return -EINVAL;
+}
+
+static int lkst_maskset_apply(char *word)
+{
+	return __lkst_maskset_set_current(__lkst_maskset_lookup(word));
+}
+
+/* "echo -n NOSUCH > maskset" fails at once: no maskset starts so. */
+static bool lkst_maskset_prefix_ok(const char *word)
+{
+	struct lkst_maskset *ms;
+
+	list_for_each_entry(ms, __lkst_masksets_list(), list)
+		if (!strncmp(ms->name, word, strlen(word)))
+			return true;
+	return false;
+}
+
+static const struct lkst_words_ops lkst_maskset_ops = {
+	.loc		= "maskset",
+	.check		= lkst_maskset_check,
+	.apply		= lkst_maskset_apply,
+	.prefix_ok	= lkst_maskset_prefix_ok,
+	.prefix_err	= LKST_ERR_UNKNOWN_MASKSET,
+};
+
+static int lkst_maskset_open(struct inode *inode, struct file *filp)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (ret || !(filp->f_mode & FMODE_WRITE))
+		return ret;
+	filp->private_data = lkst_words_alloc(&lkst_maskset_ops);
+	return filp->private_data ? 0 : -ENOMEM;
+}
+
+static int lkst_maskset_release(struct inode *inode, struct file *filp)
+{
+	if (filp->f_mode & FMODE_WRITE)
+		lkst_words_release(filp->private_data);
+	return 0;
+}
+
 static ssize_t lkst_maskset_write(struct file *filp, const char __user *ubuf,
 				  size_t cnt, loff_t *ppos)
 {
-	char name[LKST_NAME_MAX + 1];
-	struct lkst_maskset *ms;
-	char *p;
-	int ret;
-
-	if (!cnt || cnt > LKST_NAME_MAX)
-		return -EINVAL;
-	if (copy_from_user(name, ubuf, cnt))
-		return -EFAULT;
-	name[cnt] = '\0';
-	p = strim(name);
-
-	guard(mutex)(&lkst_mutex);
-	ms = __lkst_maskset_lookup(p);
-	if (!ms) {
-		lkst_log_err("maskset", p, "Unknown maskset", 0);
-		return -EINVAL;
-	}
-	ret = __lkst_maskset_set_current(ms);
-	return ret ? ret : cnt;
+	return lkst_words_write(filp->private_data, ubuf, cnt, ppos);
 }
 
 static const struct file_operations lkst_maskset_fops = {
-	.open	= tracing_open_generic,
-	.read	= lkst_maskset_read,
-	.write	= lkst_maskset_write,
-	.llseek	= default_llseek,
+	.open		= lkst_maskset_open,
+	.read		= lkst_maskset_read,
+	.write		= lkst_maskset_write,
+	.llseek		= default_llseek,
+	.release	= lkst_maskset_release,
 };
 
 /* available_masksets, available_events, available_handlers, user_masksets */
@@ -108,52 +358,98 @@ static int lkst_available_handlers_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(lkst_available_handlers);
 
 /*
- * "NAME" creates, "!NAME" removes; one per line.  Stops at the first
- * failing line and returns its error.
+ * Files that list names on read and take words on write share this: the
+ * seq_file for reading, a struct lkst_words_file for writing.
  */
-static ssize_t lkst_names_write(const char __user *ubuf, size_t cnt,
-				const char *loc,
-				int (*create)(const char *name),
-				int (*remove)(const char *name))
+static int lkst_list_open(struct file *filp, int (*show)(struct seq_file *, void *),
+			  const struct lkst_words_ops *ops)
 {
-	char *kbuf, *text, *line;
-	int ret = 0;
+	struct lkst_words_file *w = NULL;
+	int ret;
 
-	if (cnt > PAGE_SIZE)
-		return -E2BIG;
-	kbuf = memdup_user_nul(ubuf, cnt);
-	if (IS_ERR(kbuf))
-		return PTR_ERR(kbuf);
-
-	text = kbuf;
-	guard(mutex)(&lkst_mutex);
-	while (!ret && (line = strsep(&text, "\n"))) {
-		line = strim(line);
-		if (!*line)
-			continue;
-		ret = *line == '!' ? remove(line + 1) : create(line);
-		if (ret == -EINVAL)
-			lkst_log_err(loc, line, "Invalid name", 0);
-		else if (ret == -ENOENT)
-			lkst_log_err(loc, line, "No such name", 1);
+	if (filp->f_mode & FMODE_WRITE) {
+		w = lkst_words_alloc(ops);
+		if (!w)
+			return -ENOMEM;
 	}
-	kfree(kbuf);
-	return ret ? ret : cnt;
+	ret = single_open(filp, show, w);
+	if (ret && w) {
+		trace_parser_put(&w->parser);
+		kfree(w);
+	}
+	return ret;
 }
 
-static int __lkst_user_maskset_create(const char *name)
+static int lkst_list_release(struct inode *inode, struct file *filp)
 {
-	return PTR_ERR_OR_ZERO(__lkst_maskset_create(name));
+	struct seq_file *m = filp->private_data;
+
+	if (m->private)
+		lkst_words_release(m->private);
+	return single_release(inode, filp);
 }
 
-static int __lkst_user_maskset_remove(const char *name)
+static ssize_t lkst_list_write(struct file *filp, const char __user *ubuf,
+			       size_t cnt, loff_t *ppos)
 {
-	struct lkst_maskset *ms = __lkst_maskset_lookup(name);
+	struct seq_file *m = filp->private_data;
 
-	return ms ? __lkst_maskset_remove(ms) : -ENOENT;
+	return lkst_words_write(m->private, ubuf, cnt, ppos);
 }
 
-/* "> user_masksets" removes all user masksets, or none if one is busy. */
+/* O_TRUNC: remove all user objects, or none and -EBUSY if one is in use. */
+static int lkst_list_truncate(struct file *filp, const char *loc,
+			      int (*clear)(void))
+{
+	int ret;
+
+	if (!(filp->f_mode & FMODE_WRITE) || !(filp->f_flags & O_TRUNC))
+		return 0;
+	guard(mutex)(&lkst_mutex);
+	ret = clear();
+	if (ret)
+		lkst_log_err(loc, "", LKST_ERR_IN_USE, 0);
+	return ret;
+}
+
+/* user_masksets */
+
+static int lkst_user_masksets_check(char **words, int n, char *word,
+				    enum lkst_err_type *err)
+{
+	struct lkst_maskset *ms, *p;
+	unsigned int count = 0;
+	int removable = 0;
+
+	ms = __lkst_maskset_lookup(word + (*word == '!'));
+	if (ms && ms->builtin)
+		removable = -EPERM;
+	else if (ms && atomic_read(&ms->users))
+		removable = -EBUSY;
+	list_for_each_entry(p, __lkst_masksets_list(), list)
+		count += !p->builtin;
+	return lkst_names_check(words, n, word, err, ms, removable, count,
+				LKST_MAX_USER_MASKSETS);
+}
+
+static int lkst_user_masksets_apply(char *word)
+{
+	struct lkst_maskset *ms;
+
+	if (*word == '!')
+		return __lkst_maskset_remove(__lkst_maskset_lookup(word + 1));
+	ms = __lkst_maskset_create(word);
+	return PTR_ERR_OR_ZERO(ms);
+}
+
+static const struct lkst_words_ops lkst_user_masksets_ops = {
+	.loc		= "user_masksets",
+	.check		= lkst_user_masksets_check,
+	.apply		= lkst_user_masksets_apply,
+	.prefix_ok	= lkst_names_prefix_ok,
+	.prefix_err	= LKST_ERR_BAD_NAME,
+};
+
 static int __lkst_user_masksets_clear(void)
 {
 	struct lkst_maskset *ms, *tmp;
@@ -180,112 +476,127 @@ static int lkst_user_masksets_show(struct seq_file *m, void *v)
 
 static int lkst_user_masksets_open(struct inode *inode, struct file *filp)
 {
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
-		scoped_guard(mutex, &lkst_mutex) {
-			int ret = __lkst_user_masksets_clear();
+	int ret = lkst_list_truncate(filp, "user_masksets",
+				     __lkst_user_masksets_clear);
 
-			if (ret)
-				return ret;
-		}
-	}
-	return single_open(filp, lkst_user_masksets_show, NULL);
-}
-
-static ssize_t lkst_user_masksets_write(struct file *filp,
-					const char __user *ubuf,
-					size_t cnt, loff_t *ppos)
-{
-	return lkst_names_write(ubuf, cnt, "user_masksets",
-				__lkst_user_maskset_create,
-				__lkst_user_maskset_remove);
+	return ret ? ret : lkst_list_open(filp, lkst_user_masksets_show,
+					  &lkst_user_masksets_ops);
 }
 
 static const struct file_operations lkst_user_masksets_fops = {
 	.open		= lkst_user_masksets_open,
 	.read		= seq_read,
-	.write		= lkst_user_masksets_write,
+	.write		= lkst_list_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= lkst_list_release,
 };
 
 /*
  * masksets/NAME: the table, one "EVENT HANDLER [BUFFER]" line per event.
  *
- * A write replaces the whole table, but shells often write one line per
- * write() (printf, a loop of echos).  So the lines written through one
- * open file accumulate, and each write() installs all of them so far; a
- * rejected write() is dropped from the accumulation.  Opened with O_APPEND
- * (">>"), the accumulation starts from the current table.
+ * As set_ftrace_filter does, an open file collects what is written into
+ * a draft table, parsing each line as soon as it is complete (so errors
+ * are reported by the write that completes the line), and close installs
+ * the draft: replacing the table when opened with O_TRUNC (">"), else
+ * adding to the table as it is at close (">>").  Nothing is installed if
+ * any write through this open file was refused.  An open file holds a
+ * reference on the maskset; once it is removed, writes fail with -ENODEV.
  */
 struct lkst_ms_file {
 	struct lkst_maskset	*ms;
-	char			*text;	/* accepted so far, NUL-terminated */
-	size_t			len;
+	struct lkst_table	*draft;		/* NULL unless open for writing */
+	bool			merge;		/* not O_TRUNC */
+	bool			dirty;		/* O_TRUNC or written to */
+	bool			failed;		/* a write was refused */
+	size_t			len;		/* of the unfinished line */
+	char			line[LKST_LINE_MAX + 2];
+	struct mutex		lock;		/* writers of one open file */
 };
+
+static void lkst_ms_loc(struct lkst_maskset *ms, char *loc, size_t size)
+{
+	snprintf(loc, size, "masksets/%s", ms->name);
+}
 
 static int lkst_maskset_table_show(struct seq_file *m, void *v)
 {
 	struct lkst_ms_file *f = m->private;
 
 	guard(mutex)(&lkst_mutex);
-	if (!__lkst_maskset_live(f->ms))
+	if (f->ms->removed)
 		return -ENODEV;
 	lkst_maskset_show(m, f->ms);
 	return 0;
 }
 
-/* The current table as text, to append to. */
-static int lkst_maskset_table_text(struct lkst_ms_file *f)
+static void lkst_ms_file_free(struct lkst_ms_file *f)
 {
-	struct seq_file m = { .size = LKST_MASKSET_WRITE_MAX };
-
-	m.buf = kmalloc(m.size, GFP_KERNEL);
-	if (!m.buf)
-		return -ENOMEM;
 	scoped_guard(mutex, &lkst_mutex) {
-		if (__lkst_maskset_live(f->ms))
-			lkst_maskset_show(&m, f->ms);
+		__lkst_table_free(f->draft);
+		kref_put(&f->ms->kref, lkst_maskset_free);
 	}
-	if (m.count >= m.size) {
-		kfree(m.buf);
-		return -E2BIG;
-	}
-	m.buf[m.count] = '\0';
-	f->text = m.buf;
-	f->len = m.count;
-	return 0;
+	kfree(f);
 }
 
 static int lkst_maskset_table_open(struct inode *inode, struct file *filp)
 {
+	struct lkst_maskset *ms = inode->i_private;
+	char loc[LKST_NAME_MAX + 16];
 	struct lkst_ms_file *f;
 	int ret;
 
+	ret = tracing_check_open_get_tr(NULL);
+	if (ret)
+		return ret;
 	f = kzalloc(sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	f->ms = inode->i_private;
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_APPEND)) {
-		ret = lkst_maskset_table_text(f);
-		if (ret)
+	mutex_init(&f->lock);
+	scoped_guard(mutex, &lkst_mutex) {
+		if (!lkst_file_live(inode)) {
+			kfree(f);
+			return -ENODEV;
+		}
+		if ((filp->f_mode & FMODE_WRITE) && ms->builtin) {
+			lkst_ms_loc(ms, loc, sizeof(loc));
+			lkst_log_err(loc, "", LKST_ERR_BUILTIN, 0);
+			kfree(f);
+			return -EPERM;
+		}
+		kref_get(&ms->kref);
+		f->ms = ms;
+	}
+	if (filp->f_mode & FMODE_WRITE) {
+		f->merge = !(filp->f_flags & O_TRUNC);
+		f->dirty = !f->merge;
+		f->draft = lkst_table_alloc();
+		if (!f->draft) {
+			ret = -ENOMEM;
 			goto err;
+		}
 	}
 	ret = single_open(filp, lkst_maskset_table_show, f);
 	if (!ret)
 		return 0;
 err:
-	kfree(f->text);
-	kfree(f);
+	lkst_ms_file_free(f);
 	return ret;
 }
 
-static int lkst_maskset_table_release(struct inode *inode, struct file *filp)
+/* Parse the complete line in f->line.  Caller holds f->lock. */
+static int lkst_ms_file_line(struct lkst_ms_file *f)
 {
-	struct lkst_ms_file *f = ((struct seq_file *)filp->private_data)->private;
+	char loc[LKST_NAME_MAX + 16];
 
-	kfree(f->text);
-	kfree(f);
-	return single_release(inode, filp);
+	f->line[f->len] = '\0';
+	f->len = 0;
+	guard(mutex)(&lkst_mutex);
+	if (f->ms->removed) {
+		lkst_ms_loc(f->ms, loc, sizeof(loc));
+		lkst_log_err(loc, f->line, LKST_ERR_REMOVED, 0);
+		return -ENODEV;
+	}
+	return __lkst_maskset_parse_line(f->ms, f->draft, f->line);
 }
 
 static ssize_t lkst_maskset_table_write(struct file *filp,
@@ -293,51 +604,79 @@ static ssize_t lkst_maskset_table_write(struct file *filp,
 					size_t cnt, loff_t *ppos)
 {
 	struct lkst_ms_file *f = ((struct seq_file *)filp->private_data)->private;
-	size_t len = f->len;
-	char *text, *work;
-	int ret;
+	char loc[LKST_NAME_MAX + 16], chunk[256];
+	size_t done, i, n;
+	int ret = 0;
 
-	if (len + cnt + 1 > LKST_MASKSET_WRITE_MAX) {
-		lkst_log_err("masksets", f->ms->name, "Table too large (max "
-			     __stringify(LKST_MASKSET_WRITE_MAX) " bytes)", 0);
+	guard(mutex)(&f->lock);
+	lkst_ms_loc(f->ms, loc, sizeof(loc));
+	f->dirty = true;
+	if (f->failed) {
+		lkst_log_err(loc, "", LKST_ERR_EARLIER_ERROR, 0);
 		return -EINVAL;
 	}
-	text = kmalloc(len + cnt + 2, GFP_KERNEL);
-	if (!text)
-		return -ENOMEM;
-	memcpy(text, f->text, len);
-	/* A previous write without a final newline still ended its line. */
-	if (len && text[len - 1] != '\n')
-		text[len++] = '\n';
-	if (copy_from_user(text + len, ubuf, cnt)) {
-		kfree(text);
-		return -EFAULT;
+	for (done = 0; done < cnt && !ret; done += n) {
+		n = min(cnt - done, sizeof(chunk));
+		if (copy_from_user(chunk, ubuf + done, n)) {
+			ret = -EFAULT;
+			break;
+		}
+		for (i = 0; i < n && !ret; i++) {
+			if (!chunk[i]) {
+				f->line[f->len] = '\0';
+				lkst_log_err(loc, f->line, LKST_ERR_NUL_BYTE,
+					     f->len);
+				ret = -EINVAL;
+			} else if (chunk[i] == '\n') {
+				ret = lkst_ms_file_line(f);
+			} else if (f->len > LKST_LINE_MAX) {
+				f->line[f->len] = '\0';
+				lkst_log_err(loc, f->line,
+					     LKST_ERR_LINE_TOO_LONG, 0);
+				ret = -EINVAL;
+			} else {
+				f->line[f->len++] = chunk[i];
+			}
+		}
 	}
-	len += cnt;
-	text[len] = '\0';
-	work = kmemdup(text, len + 1, GFP_KERNEL);
-	if (!work) {
-		kfree(text);
-		return -ENOMEM;
-	}
-
-	scoped_guard(mutex, &lkst_mutex) {
-		if (!__lkst_maskset_live(f->ms))
-			ret = -ENODEV;
-		else if (f->ms->builtin)
-			ret = -EPERM;
-		else
-			ret = __lkst_maskset_write(f->ms, work);
-	}
-	kfree(work);
 	if (ret) {
-		kfree(text);
+		/* Nothing of this open file will be installed. */
+		f->failed = true;
 		return ret;
 	}
-	kfree(f->text);
-	f->text = text;
-	f->len = len;
 	return cnt;
+}
+
+/* Install the draft, unless a write was refused. */
+static void lkst_ms_file_commit(struct lkst_ms_file *f)
+{
+	char loc[LKST_NAME_MAX + 16];
+	int ret;
+
+	guard(mutex)(&f->lock);
+	if (f->failed || !f->dirty)
+		return;
+	if (f->len && lkst_ms_file_line(f))
+		return;
+	guard(mutex)(&lkst_mutex);
+	ret = __lkst_maskset_commit(f->ms, f->draft, f->merge);
+	if (ret) {
+		lkst_ms_loc(f->ms, loc, sizeof(loc));
+		lkst_log_err(loc, "", ret == -ENODEV ? LKST_ERR_REMOVED :
+			     LKST_ERR_NO_MEMORY, 0);
+		return;
+	}
+	f->draft = NULL;	/* the maskset's now */
+}
+
+static int lkst_maskset_table_release(struct inode *inode, struct file *filp)
+{
+	struct lkst_ms_file *f = ((struct seq_file *)filp->private_data)->private;
+
+	if (f->draft)
+		lkst_ms_file_commit(f);
+	lkst_ms_file_free(f);
+	return single_release(inode, filp);
 }
 
 static const struct file_operations lkst_maskset_table_fops = {
@@ -356,6 +695,22 @@ void lkst_maskset_create_file(struct lkst_maskset *ms)
 }
 
 /* user_buffers: the same protocol as user_masksets */
+
+static int lkst_user_buffers_check(char **words, int n, char *word,
+				   enum lkst_err_type *err)
+{
+	struct lkst_buffer *buf;
+	int removable = 0;
+
+	buf = __lkst_buffer_lookup(word + (*word == '!'));
+	if (buf == lkst_buffer_default())
+		removable = -EPERM;
+	else if (buf && buf->users)
+		removable = -EBUSY;
+	return lkst_names_check(words, n, word, err, buf, removable,
+				lkst_user_buffers_count(),
+				LKST_MAX_USER_BUFFERS);
+}
 
 static int __lkst_user_buffer_create(const char *name)
 {
@@ -377,14 +732,20 @@ err:
 	return -ENOMEM;
 }
 
-static int __lkst_user_buffer_remove(const char *name)
+static int lkst_user_buffers_apply(char *word)
 {
-	struct lkst_buffer *buf = __lkst_buffer_lookup(name);
-
-	if (!buf)
-		return -ENOENT;
-	return __lkst_buffer_remove(buf);
+	if (*word == '!')
+		return __lkst_buffer_remove(__lkst_buffer_lookup(word + 1));
+	return __lkst_user_buffer_create(word);
 }
+
+static const struct lkst_words_ops lkst_user_buffers_ops = {
+	.loc		= "user_buffers",
+	.check		= lkst_user_buffers_check,
+	.apply		= lkst_user_buffers_apply,
+	.prefix_ok	= lkst_names_prefix_ok,
+	.prefix_err	= LKST_ERR_BAD_NAME,
+};
 
 static int lkst_user_buffers_show(struct seq_file *m, void *v)
 {
@@ -395,32 +756,19 @@ static int lkst_user_buffers_show(struct seq_file *m, void *v)
 
 static int lkst_user_buffers_open(struct inode *inode, struct file *filp)
 {
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
-		scoped_guard(mutex, &lkst_mutex) {
-			int ret = __lkst_user_buffers_clear();
+	int ret = lkst_list_truncate(filp, "user_buffers",
+				     __lkst_user_buffers_clear);
 
-			if (ret)
-				return ret;
-		}
-	}
-	return single_open(filp, lkst_user_buffers_show, NULL);
-}
-
-static ssize_t lkst_user_buffers_write(struct file *filp,
-				       const char __user *ubuf,
-				       size_t cnt, loff_t *ppos)
-{
-	return lkst_names_write(ubuf, cnt, "user_buffers",
-				__lkst_user_buffer_create,
-				__lkst_user_buffer_remove);
+	return ret ? ret : lkst_list_open(filp, lkst_user_buffers_show,
+					  &lkst_user_buffers_ops);
 }
 
 static const struct file_operations lkst_user_buffers_fops = {
 	.open		= lkst_user_buffers_open,
 	.read		= seq_read,
-	.write		= lkst_user_buffers_write,
+	.write		= lkst_list_write,
 	.llseek		= seq_lseek,
-	.release	= single_release,
+	.release	= lkst_list_release,
 };
 
 /* format, header_page, header_event: all a raw reader needs */

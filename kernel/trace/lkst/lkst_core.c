@@ -32,7 +32,8 @@
  *   # echo RNOTHING > maskset
  *
  * Masksets of your own: create one, write its table (one line
- * "EVENT HANDLER [BUFFER]" per recorded event; ">" replaces the whole
+ * "EVENT HANDLER [BUFFER]" per recorded event; the lines written through
+ * one open file are installed together at close: ">" replaces the whole
  * table, atomically if the maskset is current, ">>" adds lines), switch
  * to it:
  *
@@ -42,8 +43,10 @@
  *   # echo mine > maskset
  *   # echo '!mine' >> user_masksets	# -EBUSY while current or in use
  *
- * A bad line is rejected as a whole with -EINVAL and explained in
- * error_log, with a caret under the offending word:
+ * A bad line fails the write() that completes it with -EINVAL, and then
+ * nothing written through that open file is installed.  Every refusal is
+ * explained in error_log (the tracing error log), with a caret under the
+ * offending word:
  *
  *   # echo 'FORK DEFAULT' > masksets/mine
  *   # cat error_log
@@ -102,145 +105,136 @@ static struct dentry *lkst_top_dir;
 bool lkst_name_valid(const char *name)
 {
 	size_t len = strlen(name);
-	size_t i;
 
 	if (!len || len >= LKST_NAME_MAX)
 		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
-			return false;
-	return true;
+	return strspn(name, LKST_NAME_CHARS) == len;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_name_valid);
 
 /*
- * error_log: the last few rejected writes, in the format of the tracing
- * error_log (tracing_log_err() logs to the top-level instance only).
+ * error_log: LKST reports refused writes through tracing_log_err(), so
+ * they appear in the tracing error_log, which lkst/error_log shows too.
+ * The last one is also kept here for the KUnit tests.
  */
-#define LKST_ERR_LOG_MAX	16
-
-struct lkst_err {
-	struct list_head	list;
-	u64			ts;
-	u16			pos;
-	char			*loc;
-	char			*cmd;
-	const char		*msg;
+static const char *lkst_err_text[LKST_NR_ERRS] = {
+	[LKST_ERR_UNKNOWN_EVENT] = "Unknown event",
+	[LKST_ERR_MISSING_HANDLER] = "Missing handler",
+	[LKST_ERR_UNKNOWN_HANDLER] = "Unknown handler",
+	[LKST_ERR_UNKNOWN_BUFFER] = "Unknown buffer",
+	[LKST_ERR_TOO_MANY_FIELDS] = "Too many fields",
+	[LKST_ERR_DUP_EVENT] = "Duplicate event",
+	[LKST_ERR_LINE_TOO_LONG] = "Line too long",
+	[LKST_ERR_HANDLER_GOING] = "Handler is being removed",
+	[LKST_ERR_UNKNOWN_MASKSET] = "Unknown maskset",
+	[LKST_ERR_BAD_NAME] = "Invalid name",
+	[LKST_ERR_NO_SUCH_NAME] = "No such name",
+	[LKST_ERR_NAME_EXISTS] = "Name already exists",
+	[LKST_ERR_TOO_MANY] = "Too many user objects",
+	[LKST_ERR_IN_USE] = "In use",
+	[LKST_ERR_BUILTIN] = "Built-in, cannot be changed",
+	[LKST_ERR_NUL_BYTE] = "NUL byte in input",
+	[LKST_ERR_WRITE_TOO_LARGE] = "Write too large",
+	[LKST_ERR_REMOVED] = "Removed while open",
+	[LKST_ERR_NOT_NUMBER] = "Not a number",
+	[LKST_ERR_SIZE_RANGE] = "Size out of range [8, 262144] KiB",
+	[LKST_ERR_RESIZE_BUSY] = "Cannot resize while trace is open",
+	[LKST_ERR_EARLIER_ERROR] = "Not committed: an earlier write failed",
+	[LKST_ERR_NO_MEMORY] = "Out of memory",
 };
 
-static LIST_HEAD(lkst_err_log);
-static unsigned int lkst_nr_errs;
 static DEFINE_MUTEX(lkst_err_lock);
-
-static void lkst_err_free(struct lkst_err *e)
-{
-	list_del(&e->list);
-	kfree(e->loc);
-	kfree(e->cmd);
-	kfree(e);
-}
+static int lkst_last_type = -1;
+static int lkst_last_pos;
+static char lkst_last_cmd[LKST_LINE_MAX + 1];
 
 /**
- * lkst_log_err - record a user error in lkst/error_log
+ * lkst_log_err - report a refused write in error_log
  * @loc:	the file written, e.g. "masksets/mine"
- * @cmd:	the offending input (a line)
- * @msg:	static message, e.g. "Unknown event"
+ * @cmd:	the offending input (a line or a word)
+ * @type:	why it was refused
  * @pos:	offset in @cmd of the caret
  */
-void lkst_log_err(const char *loc, const char *cmd, const char *msg, int pos)
+void lkst_log_err(const char *loc, const char *cmd, enum lkst_err_type type,
+		  int pos)
 {
-	struct lkst_err *e;
+	char where[LKST_NAME_MAX + 32];
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
-	if (!e)
-		return;
-	e->loc = kstrdup(loc, GFP_KERNEL);
-	e->cmd = kstrdup(cmd, GFP_KERNEL);
-	if (!e->loc || !e->cmd) {
-		kfree(e->loc);
-		kfree(e->cmd);
-		kfree(e);
-		return;
-	}
-	e->msg = msg;
-	e->pos = clamp_t(int, pos, 0, strlen(cmd));
-	e->ts = local_clock();
+	pos = clamp_t(int, pos, 0, strlen(cmd));
+	snprintf(where, sizeof(where), "lkst: %s", loc);
+	tracing_log_err(NULL, where, cmd, lkst_err_text, type, pos);
 
 	guard(mutex)(&lkst_err_lock);
-	list_add_tail(&e->list, &lkst_err_log);
-	if (++lkst_nr_errs > LKST_ERR_LOG_MAX) {
-		lkst_err_free(list_first_entry(&lkst_err_log, struct lkst_err, list));
-		lkst_nr_errs--;
-	}
+	lkst_last_type = type;
+	lkst_last_pos = pos;
+	strscpy(lkst_last_cmd, cmd);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_log_err);
 
 /**
- * lkst_last_err - the message of the newest error_log entry, for tests
+ * lkst_last_err - the message of the newest LKST error, for tests
  * @cmd: if not NULL, receives the command (valid until the next error)
  * @pos: if not NULL, receives the caret position
  *
- * Return: the message, or NULL if the log is empty.
+ * Return: the message, or NULL if there was none.
  */
 const char *lkst_last_err(const char **cmd, int *pos)
 {
-	struct lkst_err *e;
-
 	guard(mutex)(&lkst_err_lock);
-	if (list_empty(&lkst_err_log))
+	if (lkst_last_type < 0)
 		return NULL;
-	e = list_last_entry(&lkst_err_log, struct lkst_err, list);
 	if (cmd)
-		*cmd = e->cmd;
+		*cmd = lkst_last_cmd;
 	if (pos)
-		*pos = e->pos;
-	return e->msg;
+		*pos = lkst_last_pos;
+	return lkst_err_text[lkst_last_type];
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_last_err);
 
-static int lkst_error_log_show(struct seq_file *m, void *v)
+/**
+ * lkst_get_user_text - copy a short write from user space, refusing NULs
+ * @loc:	the file written, for error_log
+ * @ubuf:	the user buffer
+ * @cnt:	its length
+ * @buf:	receives the text, NUL-terminated
+ * @size:	size of @buf
+ *
+ * Return: 0; -EINVAL (logged) if the text does not fit or contains a NUL
+ * byte, which would silently cut it; -EFAULT.
+ */
+int lkst_get_user_text(const char *loc, const char __user *ubuf, size_t cnt,
+		       char *buf, size_t size)
 {
-	struct lkst_err *e;
-
-	guard(mutex)(&lkst_err_lock);
-	list_for_each_entry(e, &lkst_err_log, list) {
-		u64 sec = e->ts;
-		u32 nsec = do_div(sec, NSEC_PER_SEC);
-
-		seq_printf(m, "[%5llu.%06u] lkst: %s: error: %s\n",
-			   sec, (u32)(nsec / NSEC_PER_USEC), e->loc, e->msg);
-		seq_printf(m, "  Command: %s\n", e->cmd);
-		seq_printf(m, "  %*s^\n", (int)strlen("Command: ") + e->pos, "");
+	if (cnt >= size) {
+		lkst_log_err(loc, "", LKST_ERR_WRITE_TOO_LARGE, 0);
+		return -EINVAL;
+	}
+	if (copy_from_user(buf, ubuf, cnt))
+		return -EFAULT;
+	buf[cnt] = '\0';
+	if (strlen(buf) != cnt) {
+		lkst_log_err(loc, buf, LKST_ERR_NUL_BYTE, strlen(buf));
+		return -EINVAL;
 	}
 	return 0;
 }
 
-static int lkst_error_log_open(struct inode *inode, struct file *filp)
+/**
+ * lkst_file_live - has the tracefs file of @inode not been removed?
+ * @inode: the inode of an LKST file
+ *
+ * Objects are removed together with their files, under lkst_mutex, and
+ * tracefs_remove() clears the link count of every inode it removes.  So
+ * under lkst_mutex a non-zero link count means that inode->i_private
+ * still points to a live object, even if open() raced with the removal.
+ *
+ * Return: true if the file is still there.
+ */
+bool lkst_file_live(struct inode *inode)
 {
-	struct lkst_err *e, *tmp;
-
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
-		guard(mutex)(&lkst_err_lock);
-		list_for_each_entry_safe(e, tmp, &lkst_err_log, list)
-			lkst_err_free(e);
-		lkst_nr_errs = 0;
-	}
-	return single_open(filp, lkst_error_log_show, NULL);
+	lockdep_assert_held(&lkst_mutex);
+	return inode->i_nlink;
 }
-
-static ssize_t lkst_error_log_write(struct file *filp, const char __user *ubuf,
-				    size_t cnt, loff_t *ppos)
-{
-	return cnt;
-}
-
-static const struct file_operations lkst_error_log_fops = {
-	.open		= lkst_error_log_open,
-	.read		= seq_read,
-	.write		= lkst_error_log_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
 
 /*
  * notify: handlers call lkst_notify() in any context; the wake-up goes
@@ -366,7 +360,7 @@ static int __init lkst_init_tracefs(void)
 
 	ret = -ENOMEM;
 	if (!trace_create_file("error_log", TRACE_MODE_WRITE, lkst_top_dir,
-			       NULL, &lkst_error_log_fops) ||
+			       top_trace_array(), &tracing_err_log_fops) ||
 	    !trace_create_file("notify", TRACE_MODE_READ, lkst_top_dir,
 			       NULL, &lkst_notify_fops))
 		goto err;

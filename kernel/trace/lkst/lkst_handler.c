@@ -6,7 +6,8 @@
  * current maskset table and calls the handler chosen there.  DEFAULT (ID 1)
  * records into the buffer of the maskset line and is called directly, not
  * through a pointer, because it is what nearly every event uses.  NOTHING
- * (ID 255) is a NULL entry.  Modules add handlers with
+ * (ID 255) keeps the probe attached and returns at once; an event that a
+ * table does not list has no probe at all.  Modules add handlers with
  * lkst_register_handler(); they get IDs 2..254.
  */
 #define pr_fmt(fmt) "lkst: " fmt
@@ -34,6 +35,24 @@ struct lkst_handler lkst_handler_default = {
 	.id	= LKST_HANDLER_DEFAULT,
 };
 EXPORT_SYMBOL_IF_KUNIT(lkst_handler_default);
+
+/* Never called: the dispatch path compares with it and returns. */
+static void lkst_nothing_fn(struct lkst_handler *h, struct lkst_buffer *buf,
+			    unsigned int event, pid_t pid, const u64 *args)
+{
+}
+
+struct lkst_handler lkst_handler_nothing = {
+	.name	= "NOTHING",
+	.func	= lkst_nothing_fn,
+	.id	= LKST_HANDLER_NOTHING,
+};
+EXPORT_SYMBOL_IF_KUNIT(lkst_handler_nothing);
+
+static bool lkst_handler_builtin(const struct lkst_handler *h)
+{
+	return h == &lkst_handler_default || h == &lkst_handler_nothing;
+}
 
 /**
  * lkst_dispatch_table - run the handler @t chooses for @event
@@ -66,6 +85,8 @@ struct lkst_handler *__lkst_handler_lookup(const char *name)
 	lockdep_assert_held(&lkst_mutex);
 	if (!strcmp(name, lkst_handler_default.name))
 		return &lkst_handler_default;
+	if (!strcmp(name, lkst_handler_nothing.name))
+		return &lkst_handler_nothing;
 	list_for_each_entry(h, &lkst_handlers, list)
 		if (!strcmp(h->name, name))
 			return h;
@@ -80,7 +101,7 @@ EXPORT_SYMBOL_IF_KUNIT(__lkst_handler_lookup);
 int __lkst_handler_pin(struct lkst_handler *h)
 {
 	lockdep_assert_held(&lkst_mutex);
-	if (h == &lkst_handler_default)
+	if (lkst_handler_builtin(h))
 		return 0;
 	if (!try_module_get(h->owner))
 		return -ENODEV;
@@ -91,7 +112,7 @@ int __lkst_handler_pin(struct lkst_handler *h)
 void __lkst_handler_unpin(struct lkst_handler *h)
 {
 	lockdep_assert_held(&lkst_mutex);
-	if (h == &lkst_handler_default)
+	if (lkst_handler_builtin(h))
 		return;
 	h->users--;
 	module_put(h->owner);
@@ -115,7 +136,7 @@ int lkst_register_handler(struct lkst_handler *h)
 	unsigned int id;
 
 	if (!h || !h->func || !h->name || !lkst_name_valid(h->name) ||
-	    !strcmp(h->name, "NOTHING"))
+	    !strcmp(h->name, lkst_handler_nothing.name))
 		return -EINVAL;
 
 	guard(mutex)(&lkst_mutex);
@@ -165,5 +186,5 @@ void lkst_handlers_show(struct seq_file *m)
 	seq_printf(m, "%u %s\n", LKST_HANDLER_DEFAULT, lkst_handler_default.name);
 	list_for_each_entry(h, &lkst_handlers, list)
 		seq_printf(m, "%u %s\n", h->id, h->name);
-	seq_printf(m, "%u NOTHING\n", LKST_HANDLER_NOTHING);
+	seq_printf(m, "%u %s\n", LKST_HANDLER_NOTHING, lkst_handler_nothing.name);
 }

@@ -24,11 +24,14 @@
 #include <linux/string.h>
 
 #define LKST_NAME_MAX		32	/* including the NUL */
+#define LKST_LINE_MAX		128	/* of a maskset table */
+#define LKST_NAME_CHARS		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 #define LKST_MAX_USER_MASKSETS	64
 #define LKST_MAX_USER_BUFFERS	16
 #define LKST_DEFAULT_BUFFER	"default"
 
 struct dentry;
+struct inode;
 struct seq_file;
 struct trace_buffer;
 
@@ -56,6 +59,7 @@ const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d);
 
 /* lkst_handler.c */
 extern struct lkst_handler lkst_handler_default;
+extern struct lkst_handler lkst_handler_nothing;
 struct lkst_handler *__lkst_handler_lookup(const char *name);
 int __lkst_handler_pin(struct lkst_handler *h);
 void __lkst_handler_unpin(struct lkst_handler *h);
@@ -80,10 +84,27 @@ struct lkst_buffer {
 	unsigned int		users;		/* table entries, under lkst_mutex */
 	bool			on;		/* tracing_on */
 	bool			overwrite;
-	bool			removed;
+	bool			removed;	/* set under lkst_mutex */
 	unsigned long		size_kb;	/* per CPU */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
+
+/*
+ * The context of a record: at most one LKST_RECORD_* bit, the innermost
+ * one (an NMI is also counted as a hard interrupt by preempt_count).
+ */
+static __always_inline u8 lkst_record_context(void)
+{
+	unsigned long pc = preempt_count();
+
+	if (pc & NMI_MASK)
+		return LKST_RECORD_NMI;
+	if (pc & HARDIRQ_MASK)
+		return LKST_RECORD_HARDIRQ;
+	if (in_serving_softirq())
+		return LKST_RECORD_SOFTIRQ;
+	return 0;
+}
 
 /*
  * lkst_record() without the preempt_disable(), inlined into the probes,
@@ -101,9 +122,7 @@ static __always_inline int __lkst_record(struct lkst_buffer *buf,
 	local_inc(this_cpu_ptr(&buf->cpu->written));
 	rec.event = event;
 	rec.handler = handler;
-	rec.flags = (in_nmi() ? LKST_RECORD_NMI : 0) |
-		    (in_hardirq() ? LKST_RECORD_HARDIRQ : 0) |
-		    (in_serving_softirq() ? LKST_RECORD_SOFTIRQ : 0);
+	rec.flags = lkst_record_context();
 	rec.pid = pid;
 	memcpy(rec.arg, args, sizeof(rec.arg));
 	/*
@@ -126,8 +145,8 @@ void __lkst_buffer_pin(struct lkst_buffer *buf);
 void __lkst_buffer_unpin(struct lkst_buffer *buf);
 int lkst_buffer_clear(struct lkst_buffer *buf);
 int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
-void lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
-void lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
+int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
+int lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
 int lkst_buffers_init(void);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 
@@ -144,8 +163,9 @@ struct lkst_buffer_stats {
 void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 		       struct lkst_buffer_stats *st);
 
-bool __lkst_buffer_live(struct lkst_buffer *buf);
 void lkst_user_buffers_list(struct seq_file *m);
+unsigned int lkst_user_buffers_count(void);
+void lkst_buffers_wake_readers(void);
 int __lkst_user_buffers_clear(void);
 
 /* lkst_buffer_files.c */
@@ -171,8 +191,11 @@ struct lkst_maskset {
 	struct list_head	list;
 	char			name[LKST_NAME_MAX];
 	bool			builtin;
+	bool			removed;	/* set under lkst_mutex */
 	/* current + lkst_maskset_get() holders; removal is -EBUSY while > 0 */
 	atomic_t		users;
+	/* the memory: the list and open files of masksets/NAME */
+	struct kref		kref;
 	struct lkst_table __rcu	*table;
 	struct dentry		*file;
 };
@@ -203,7 +226,7 @@ __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 		return;
 	if (likely(h == &lkst_handler_default))
 		__lkst_record(e->buf, event, LKST_HANDLER_DEFAULT, pid, args);
-	else
+	else if (h != &lkst_handler_nothing)
 		h->func(h, e->buf, event, pid, args);
 }
 
@@ -220,12 +243,20 @@ __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 struct lkst_maskset *__lkst_maskset_lookup(const char *name);
 struct lkst_maskset *__lkst_maskset_create(const char *name);
 int __lkst_maskset_remove(struct lkst_maskset *ms);
+void lkst_maskset_free(struct kref *kref);
 int __lkst_maskset_set_current(struct lkst_maskset *ms);
 struct lkst_maskset *lkst_maskset_current(void);
+struct lkst_table *lkst_table_alloc(void);
+void __lkst_table_free(struct lkst_table *t);
+int __lkst_maskset_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
+			      char *line);
 int __lkst_maskset_parse(struct lkst_maskset *ms, char *text,
 			 struct lkst_table **tablep);
 int __lkst_maskset_replace(struct lkst_maskset *ms, struct lkst_table *t);
+int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
+			  bool merge);
 int __lkst_maskset_write(struct lkst_maskset *ms, char *text);
+bool lkst_buffer_recording(struct lkst_buffer *buf);
 void __lkst_maskset_drop_handler(struct lkst_handler *h);
 void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms);
 struct list_head *__lkst_masksets_list(void);
@@ -241,8 +272,41 @@ int lkst_control_files_init(struct dentry *top);
 int lkst_format_show(struct seq_file *m, void *v);
 
 /* lkst_core.c */
-void lkst_log_err(const char *loc, const char *cmd, const char *msg, int pos);
+
+/* Why a write was refused, as error_log says (texts in lkst_core.c). */
+enum lkst_err_type {
+	LKST_ERR_UNKNOWN_EVENT,
+	LKST_ERR_MISSING_HANDLER,
+	LKST_ERR_UNKNOWN_HANDLER,
+	LKST_ERR_UNKNOWN_BUFFER,
+	LKST_ERR_TOO_MANY_FIELDS,
+	LKST_ERR_DUP_EVENT,
+	LKST_ERR_LINE_TOO_LONG,
+	LKST_ERR_HANDLER_GOING,
+	LKST_ERR_UNKNOWN_MASKSET,
+	LKST_ERR_BAD_NAME,
+	LKST_ERR_NO_SUCH_NAME,
+	LKST_ERR_NAME_EXISTS,
+	LKST_ERR_TOO_MANY,
+	LKST_ERR_IN_USE,
+	LKST_ERR_BUILTIN,
+	LKST_ERR_NUL_BYTE,
+	LKST_ERR_WRITE_TOO_LARGE,
+	LKST_ERR_REMOVED,
+	LKST_ERR_NOT_NUMBER,
+	LKST_ERR_SIZE_RANGE,
+	LKST_ERR_RESIZE_BUSY,
+	LKST_ERR_EARLIER_ERROR,
+	LKST_ERR_NO_MEMORY,
+	LKST_NR_ERRS
+};
+
+void lkst_log_err(const char *loc, const char *cmd, enum lkst_err_type type,
+		  int pos);
 const char *lkst_last_err(const char **cmd, int *pos);
 bool lkst_name_valid(const char *name);
+bool lkst_file_live(struct inode *inode);
+int lkst_get_user_text(const char *loc, const char __user *ubuf, size_t cnt,
+		       char *buf, size_t size);
 
 #endif /* _LKST_INTERNAL_H */

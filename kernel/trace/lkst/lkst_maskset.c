@@ -32,8 +32,6 @@
 
 #include "lkst_internal.h"
 
-#define LKST_LINE_MAX	128
-
 static LIST_HEAD(lkst_masksets);
 static unsigned int lkst_nr_user_masksets;
 
@@ -64,13 +62,14 @@ static struct lkst_table *lkst_ms_table(struct lkst_maskset *ms)
 	return rcu_dereference_protected(ms->table, lockdep_is_held(&lkst_mutex));
 }
 
-static struct lkst_table *lkst_table_alloc(void)
+struct lkst_table *lkst_table_alloc(void)
 {
 	return kzalloc(sizeof(struct lkst_table), GFP_KERNEL_ACCOUNT);
 }
+EXPORT_SYMBOL_IF_KUNIT(lkst_table_alloc);
 
 /* Drop what the entries of @t hold, then free it.  Unpublished or synced. */
-static void __lkst_table_free(struct lkst_table *t)
+void __lkst_table_free(struct lkst_table *t)
 {
 	unsigned int id;
 
@@ -83,6 +82,7 @@ static void __lkst_table_free(struct lkst_table *t)
 	}
 	kfree(t);
 }
+EXPORT_SYMBOL_IF_KUNIT(__lkst_table_free);
 
 /* Route @id to @h/@buf in an unpublished table, taking references. */
 static int __lkst_table_set(struct lkst_table *t, unsigned int id,
@@ -123,8 +123,45 @@ void lkst_sync_probes(void)
 	if (__lkst_events_attach(need))
 		pr_warn("some events of the current maskset are not traced\n");
 	__lkst_events_detach_unneeded(need);
+	/* Readers of raw waiting for records may now read end of file. */
+	lkst_buffers_wake_readers();
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_sync_probes);
+
+/**
+ * lkst_buffer_recording - may records still arrive in @buf?
+ * @buf: the buffer
+ *
+ * True while @buf is on and the current table sends an event to it with
+ * DEFAULT, or has an event with an extended handler, which may record
+ * into any buffer.  Readers of raw read end of file from an empty buffer
+ * when this is false; lkst_sync_probes() wakes them after every change.
+ */
+bool lkst_buffer_recording(struct lkst_buffer *buf)
+{
+	const struct lkst_handler *h;
+	const struct lkst_table *t;
+	bool ret = false;
+	unsigned int id;
+
+	if (!READ_ONCE(buf->on) || READ_ONCE(buf->removed))
+		return false;
+	/* Tables are freed after tracepoint_synchronize_unregister(). */
+	rcu_read_lock_sched();
+	t = rcu_dereference_sched(lkst_cur_table);
+	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+		h = READ_ONCE(t->ent[id].handler);
+		if (!h || h == &lkst_handler_nothing)
+			continue;
+		if (h != &lkst_handler_default || t->ent[id].buf == buf) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock_sched();
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_recording);
 
 /* For tests: wait until a deferred lkst_sync_probes() has run. */
 void lkst_sync_flush(void)
@@ -346,6 +383,7 @@ static struct lkst_maskset *__lkst_maskset_alloc(const char *name, bool builtin)
 	strscpy(ms->name, name);
 	ms->builtin = builtin;
 	atomic_set(&ms->users, 0);
+	kref_init(&ms->kref);
 	RCU_INIT_POINTER(ms->table, t);
 	list_add_tail(&ms->list, &lkst_masksets);
 	return ms;
@@ -379,15 +417,28 @@ struct lkst_maskset *__lkst_maskset_create(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_create);
 
+/* The last reference is gone: the list's and those of open files. */
+void lkst_maskset_free(struct kref *kref)
+{
+	kfree(container_of(kref, struct lkst_maskset, kref));
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_maskset_free);
+
 /**
  * __lkst_maskset_remove - remove a user maskset
  * @ms: the maskset
+ *
+ * Its table goes at once; the struct stays, marked removed, until the
+ * last open file of masksets/NAME is closed (writes through such a file
+ * fail with -ENODEV).
  *
  * Return: 0; -EPERM for a built-in maskset; -EBUSY while it is current
  * or referenced by lkst_maskset_get().
  */
 int __lkst_maskset_remove(struct lkst_maskset *ms)
 {
+	struct lkst_table *t;
+
 	lockdep_assert_held(&lkst_mutex);
 	if (ms->builtin)
 		return -EPERM;
@@ -395,11 +446,14 @@ int __lkst_maskset_remove(struct lkst_maskset *ms)
 		return -EBUSY;
 	list_del(&ms->list);
 	lkst_nr_user_masksets--;
+	ms->removed = true;
 	tracefs_remove(ms->file);
+	ms->file = NULL;
+	t = rcu_replace_pointer(ms->table, NULL, true);
 	/* It may have been current a moment ago: wait for the probes. */
 	tracepoint_synchronize_unregister();
-	__lkst_table_free(lkst_ms_table(ms));
-	kfree(ms);
+	__lkst_table_free(t);
+	kref_put(&ms->kref, lkst_maskset_free);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_remove);
@@ -426,29 +480,43 @@ static char *lkst_next_word(char **s)
 	return w;
 }
 
-/*
- * Parse one "EVENT HANDLER [BUFFER]" line into @t.  On error, log it with
- * the position of the offending word and return -errno.
+/**
+ * __lkst_maskset_parse_line - add one "EVENT HANDLER [BUFFER]" line to @t
+ * @ms: the maskset being written (named in error messages)
+ * @t: an unpublished table; its used bits tell which events have a line
+ * @line: the line, without its newline; modified
+ *
+ * Empty lines and lines starting with '#' are ignored.  An error is
+ * logged with the position of the offending word.
+ *
+ * Return: 0; -EINVAL for a bad line; -ENODEV if the handler's module is
+ * going away.
  */
-static int __lkst_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
-			     unsigned long *seen, char *line)
+int __lkst_maskset_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
+			      char *line)
 {
 	char orig[LKST_LINE_MAX + 1], loc[LKST_NAME_MAX + 16];
 	const struct lkst_event_desc *d;
 	char *ev, *hn, *bn, *extra;
+	enum lkst_err_type err;
 	struct lkst_buffer *buf;
 	struct lkst_handler *h;
-	const char *err;
-	char *p = line;
 	int ret = -EINVAL;
-	char *at;
+	char *p, *at;
 
+	lockdep_assert_held(&lkst_mutex);
+	line = strim(line);
+	if (!*line || *line == '#')
+		return 0;
 	snprintf(loc, sizeof(loc), "masksets/%s", ms->name);
 	if (strlen(line) > LKST_LINE_MAX) {
-		lkst_log_err(loc, "", "Line too long", 0);
+		/* The start of it, so that the user sees which line */
+		strscpy(orig, line);
+		lkst_log_err(loc, orig, LKST_ERR_LINE_TOO_LONG, 0);
 		return -EINVAL;
 	}
 	strscpy(orig, line);
+	p = line;
 
 	ev = lkst_next_word(&p);
 	hn = lkst_next_word(&p);
@@ -458,49 +526,43 @@ static int __lkst_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
 	at = ev;
 	d = lkst_event_lookup(ev);
 	if (!d) {
-		err = "Unknown event";
+		err = LKST_ERR_UNKNOWN_EVENT;
 		goto bad;
 	}
 	at = ev + strlen(ev);
 	if (!hn) {
-		err = "Missing handler";
+		err = LKST_ERR_MISSING_HANDLER;
 		goto bad;
 	}
 	at = hn;
-	if (!strcmp(hn, "NOTHING")) {
-		h = NULL;
-	} else {
-		h = __lkst_handler_lookup(hn);
-		if (!h) {
-			err = "Unknown handler";
-			goto bad;
-		}
+	h = __lkst_handler_lookup(hn);
+	if (!h) {
+		err = LKST_ERR_UNKNOWN_HANDLER;
+		goto bad;
 	}
 	at = bn;
 	buf = lkst_buffer_default();
 	if (bn) {
 		buf = __lkst_buffer_lookup(bn);
 		if (!buf) {
-			err = "Unknown buffer";
+			err = LKST_ERR_UNKNOWN_BUFFER;
 			goto bad;
 		}
 	}
 	at = extra;
 	if (extra) {
-		err = "Too many fields";
+		err = LKST_ERR_TOO_MANY_FIELDS;
 		goto bad;
 	}
 	at = ev;
-	if (__test_and_set_bit(d->id, seen)) {
-		err = "Duplicate event";
+	if (test_bit(d->id, t->used)) {
+		err = LKST_ERR_DUP_EVENT;
 		goto bad;
 	}
-	if (!h)
-		return 0;
 	ret = __lkst_table_set(t, d->id, h, buf);
 	if (ret) {
 		at = hn;
-		err = "Handler is being removed";
+		err = LKST_ERR_HANDLER_GOING;
 		goto bad;
 	}
 	return 0;
@@ -509,6 +571,7 @@ bad:
 	lkst_log_err(loc, orig, err, at - line);
 	return ret;
 }
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_parse_line);
 
 /**
  * __lkst_maskset_parse - build a table from maskset text
@@ -516,30 +579,24 @@ bad:
  * @text: NUL-terminated lines "EVENT HANDLER [BUFFER]"; modified
  * @tablep: the new table on success
  *
- * Empty lines and lines starting with '#' are ignored.  Each error is
- * logged to lkst/error_log with the position of the bad word.
+ * See __lkst_maskset_parse_line(); all lines or none.
  *
  * Return: 0 or -EINVAL/-ENODEV/-ENOMEM.
  */
 int __lkst_maskset_parse(struct lkst_maskset *ms, char *text,
 			 struct lkst_table **tablep)
 {
-	DECLARE_BITMAP(seen, LKST_NR_EVENTS);
 	struct lkst_table *t;
 	char *line;
 	int ret;
 
 	lockdep_assert_held(&lkst_mutex);
-	bitmap_zero(seen, LKST_NR_EVENTS);
 	t = lkst_table_alloc();
 	if (!t)
 		return -ENOMEM;
 
 	while ((line = strsep(&text, "\n"))) {
-		line = strim(line);
-		if (!*line || *line == '#')
-			continue;
-		ret = __lkst_parse_line(ms, t, seen, line);
+		ret = __lkst_maskset_parse_line(ms, t, line);
 		if (ret) {
 			__lkst_table_free(t);
 			return ret;
@@ -549,6 +606,52 @@ int __lkst_maskset_parse(struct lkst_maskset *ms, char *text,
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_parse);
+
+/* Give @t the entries of @cur for the events @t has no line for. */
+static int __lkst_table_merge(struct lkst_table *t, struct lkst_table *cur)
+{
+	unsigned int id;
+	int ret;
+
+	for_each_set_bit(id, cur->used, LKST_NR_EVENTS) {
+		if (test_bit(id, t->used) || !cur->ent[id].handler)
+			continue;
+		ret = __lkst_table_set(t, id, cur->ent[id].handler,
+				       cur->ent[id].buf);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * __lkst_maskset_commit - install a table written through masksets/NAME
+ * @ms: the maskset
+ * @t: the table, owned by @ms after success, freed by the caller on failure
+ * @merge: keep the lines of the current table for the events @t does
+ *	   not list (a write without O_TRUNC, as set_ftrace_filter does)
+ *
+ * Return: 0; -ENODEV if @ms was removed; -EPERM for a built-in maskset;
+ * or the error of __lkst_maskset_replace().
+ */
+int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
+			  bool merge)
+{
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	if (ms->removed)
+		return -ENODEV;
+	if (ms->builtin)
+		return -EPERM;
+	if (merge) {
+		ret = __lkst_table_merge(t, lkst_ms_table(ms));
+		if (ret)
+			return ret;
+	}
+	return __lkst_maskset_replace(ms, t);
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_commit);
 
 /**
  * __lkst_maskset_write - replace the table of a user maskset from text
@@ -566,7 +669,7 @@ int __lkst_maskset_write(struct lkst_maskset *ms, char *text)
 	ret = __lkst_maskset_parse(ms, text, &t);
 	if (ret)
 		return ret;
-	ret = __lkst_maskset_replace(ms, t);
+	ret = __lkst_maskset_commit(ms, t, false);
 	if (ret)
 		__lkst_table_free(t);
 	return ret;

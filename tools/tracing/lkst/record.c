@@ -426,7 +426,7 @@ static int lkst_open_cpus(struct lkst_rec *r)
 		c->cpu = cpu;
 		c->out = -1;
 		snprintf(path, sizeof(path), "%s/%s/raw", dir, de->d_name);
-		c->raw = open(path, O_RDONLY | O_NONBLOCK);
+		c->raw = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (c->raw < 0) {
 			lkst_err("%s: %s", path, strerror(errno));
 			break;

@@ -203,8 +203,9 @@ static const struct lkst_parse_case lkst_parse_cases[] = {
 	{ "", 0, NULL, 0, "" },
 	{ "# comment\n\n\tPROCESS_EXIT\tDEFAULT  kunit_pbuf\n", 0, NULL, 0,
 	  "PROCESS_EXIT DEFAULT kunit_pbuf\n" },
+	/* NOTHING lines read back as written (ID order) */
 	{ "PROCESS_EXIT DEFAULT default\nPROCESS_FORK NOTHING", 0, NULL, 0,
-	  "PROCESS_EXIT DEFAULT\n" },
+	  "PROCESS_FORK NOTHING\nPROCESS_EXIT DEFAULT\n" },
 	{ "PROCESS_EXIT DEFAULT\nPROCESS_FORK DEFAULT\n", 0, NULL, 0,
 	  "PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT\n" },	/* ID order */
 	{ "FORK DEFAULT", -EINVAL, "Unknown event", 0 },
@@ -348,20 +349,132 @@ static void lkst_maskset_atomic_replace(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_test_write(ms, "O_PANIC BOGUS\n"), -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_dereference_protected(lkst_cur_table, true), old);
 
+	/* NOTHING keeps the probe attached and records nothing */
 	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC NOTHING\n"), 0);
 	KUNIT_EXPECT_PTR_NE(test, rcu_dereference_protected(lkst_cur_table, true), old);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_dereference_protected(lkst_cur_table, true),
 			    lkst_test_table(ms));
 	scoped_guard(mutex, &lkst_mutex)
-		KUNIT_EXPECT_FALSE(test, __lkst_event_attached(LKST_EV_O_PANIC));
+		KUNIT_EXPECT_TRUE(test, __lkst_event_attached(LKST_EV_O_PANIC));
+	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, ms), "O_PANIC NOTHING\n");
 
-	/* The probe path now drops the event */
 	preempt_disable();
 	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
 	preempt_enable();
 	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
-	scoped_guard(mutex, &lkst_mutex)
+
+	/* An event the table does not list has no probe */
+	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, ""), 0);
+	scoped_guard(mutex, &lkst_mutex) {
+		KUNIT_EXPECT_FALSE(test, __lkst_event_attached(LKST_EV_O_PANIC));
 		KUNIT_EXPECT_EQ(test, __lkst_maskset_remove(ms), -EBUSY);
+	}
+}
+
+/* Commit a draft table built from @text, merged or not. */
+static int lkst_test_commit(struct lkst_maskset *ms, const char *text, bool merge)
+{
+	char *s = kstrdup(text, GFP_KERNEL);
+	struct lkst_table *t;
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	scoped_guard(mutex, &lkst_mutex) {
+		ret = __lkst_maskset_parse(ms, s, &t);
+		if (!ret) {
+			ret = __lkst_maskset_commit(ms, t, merge);
+			if (ret)
+				__lkst_table_free(t);
+		}
+	}
+	kfree(s);
+	return ret;
+}
+
+/* ">>" adds to the table as it is at commit time, ">" replaces it */
+static void lkst_maskset_commit_merges(struct kunit *test)
+{
+	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_merge");
+
+	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "PROCESS_FORK DEFAULT\n"
+					      "PROCESS_EXIT DEFAULT\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_commit(ms, "PROCESS_EXIT NOTHING\n"
+					       "PROCESS_WAKEUP DEFAULT\n", true), 0);
+	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, ms),
+			   "PROCESS_WAKEUP DEFAULT\nPROCESS_FORK DEFAULT\n"
+			   "PROCESS_EXIT NOTHING\n");
+	KUNIT_ASSERT_EQ(test, lkst_test_commit(ms, "PROCESS_EXEC DEFAULT\n", false), 0);
+	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, ms), "PROCESS_EXEC DEFAULT\n");
+	/* A built-in maskset is never written */
+	scoped_guard(mutex, &lkst_mutex)
+		ms = __lkst_maskset_lookup("RALL");
+	KUNIT_EXPECT_EQ(test, lkst_test_commit(ms, "PROCESS_EXEC DEFAULT\n", true),
+			-EPERM);
+}
+
+/*
+ * An open masksets/NAME holds a reference: after removal the struct is
+ * still there, marked removed, and a commit through it fails with -ENODEV
+ * instead of landing in a maskset created later at the same address.
+ */
+static void lkst_maskset_removed_while_referenced(struct kunit *test)
+{
+	struct lkst_maskset *ms, *other;
+	struct lkst_table *t;
+
+	scoped_guard(mutex, &lkst_mutex)
+		ms = __lkst_maskset_create("kunit_gone");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ms);
+	kref_get(&ms->kref);			/* as open() does */
+	scoped_guard(mutex, &lkst_mutex) {
+		KUNIT_EXPECT_EQ(test, __lkst_maskset_remove(ms), 0);
+		KUNIT_EXPECT_TRUE(test, ms->removed);
+		KUNIT_EXPECT_NULL(test, __lkst_maskset_lookup("kunit_gone"));
+		other = __lkst_maskset_create("kunit_gone");
+	}
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, other);
+	KUNIT_EXPECT_PTR_NE(test, other, ms);
+	KUNIT_EXPECT_EQ(test, lkst_test_commit(ms, "PROCESS_FORK DEFAULT\n", false),
+			-ENODEV);
+	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, other), "");
+	scoped_guard(mutex, &lkst_mutex) {
+		t = lkst_table_alloc();
+		KUNIT_EXPECT_EQ(test, __lkst_maskset_commit(ms, t, true), -ENODEV);
+		__lkst_table_free(t);
+		kref_put(&ms->kref, lkst_maskset_free);	/* as close() */
+		KUNIT_EXPECT_EQ(test, __lkst_maskset_remove(other), 0);
+	}
+}
+
+/* raw reads end of file once nothing records into the buffer any more */
+static void lkst_maskset_buffer_recording(struct kunit *test)
+{
+	struct lkst_buffer *a = lkst_test_buffer(test, "kunit_reca");
+	struct lkst_buffer *b = lkst_test_buffer(test, "kunit_recb");
+	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_rec");
+	struct lkst_maskset *none;
+
+	lkst_test_save_current(test);
+	scoped_guard(mutex, &lkst_mutex) {
+		none = __lkst_maskset_lookup("RNOTHING");
+		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(none), 0);
+	}
+	KUNIT_EXPECT_FALSE(test, lkst_buffer_recording(a));
+
+	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_reca\n"
+					      "PROCESS_FORK NOTHING kunit_recb\n"), 0);
+	scoped_guard(mutex, &lkst_mutex)
+		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
+	KUNIT_EXPECT_TRUE(test, lkst_buffer_recording(a));
+	KUNIT_EXPECT_FALSE(test, lkst_buffer_recording(b));	/* NOTHING */
+	KUNIT_ASSERT_EQ(test, lkst_buffer_set_on(a, false), 0);
+	KUNIT_EXPECT_FALSE(test, lkst_buffer_recording(a));
+	KUNIT_ASSERT_EQ(test, lkst_buffer_set_on(a, true), 0);
+
+	scoped_guard(mutex, &lkst_mutex)
+		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(none), 0);
+	KUNIT_EXPECT_FALSE(test, lkst_buffer_recording(a));
 }
 
 /* lkst_handler: extended handlers */
@@ -571,6 +684,9 @@ static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE(lkst_maskset_names_and_busy),
 	KUNIT_CASE(lkst_maskset_pins_buffer),
 	KUNIT_CASE(lkst_maskset_atomic_replace),
+	KUNIT_CASE(lkst_maskset_commit_merges),
+	KUNIT_CASE(lkst_maskset_removed_while_referenced),
+	KUNIT_CASE(lkst_maskset_buffer_recording),
 	{}
 };
 

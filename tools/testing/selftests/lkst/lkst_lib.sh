@@ -56,11 +56,11 @@ lkst_require()
 	fi
 }
 
-# lkst_w [-a] [-t] FILE TEXT: write TEXT in one write(); prints OK or the
-# errno name (EINVAL, EBUSY, ...).
+# lkst_w [-a] [-t] FILE TEXT: write TEXT and a newline, as echo does, in
+# one write(); prints OK or the errno name (EINVAL, EBUSY, ...).
 lkst_w()
 {
-	"$LKST_DIR/lkst_write" "$@"
+	"$LKST_DIR/lkst_write" -l "$@"
 }
 
 # expect WHAT EXPECTED GOT: compare, explaining a mismatch.

@@ -389,15 +389,42 @@ TEST_F(lkst_raw, timestamps_never_go_backwards_on_a_cpu)
 			EXPECT_LE(self->recs[i - 1].ts, self->recs[i].ts);
 }
 
+/* Record O_PANIC, which never fires: recording, and nothing arrives. */
+static int record_nothing_arrives(void)
+{
+	write_str(LKST "/user_masksets", "!" MASKSET "_idle");
+	if (write_str(LKST "/user_masksets", MASKSET "_idle") ||
+	    write_str(LKST "/masksets/" MASKSET "_idle", "O_PANIC DEFAULT\n"))
+		return -1;
+	return write_str(LKST "/maskset", MASKSET "_idle");
+}
+
 TEST_F(lkst_raw, nonblocking_read_of_empty_buffer_fails_with_eagain)
 {
 	char page[4096];
 	int fd;
 
+	ASSERT_EQ(0, record_nothing_arrives());
 	fd = open_raw(0, O_NONBLOCK);
 	ASSERT_GE(fd, 0);
 	EXPECT_EQ(-1, read(fd, page, sizeof(page)));
 	EXPECT_EQ(EAGAIN, errno);
+	close(fd);
+	write_str(LKST "/maskset", "RNOTHING");
+	write_str(LKST "/user_masksets", "!" MASKSET "_idle");
+}
+
+/* Nothing records into the buffer: the empty buffer reads end of file */
+TEST_F(lkst_raw, read_of_empty_idle_buffer_is_end_of_file)
+{
+	char page[4096];
+	int fd;
+
+	fd = open_raw(0, 0);
+	ASSERT_GE(fd, 0);
+	alarm(10);
+	EXPECT_EQ(0, read(fd, page, sizeof(page)));
+	alarm(0);
 	close(fd);
 }
 
@@ -450,8 +477,11 @@ TEST_F(lkst_raw, poll_reports_readable_once_a_record_arrives)
 	struct pollfd pfd = { .events = POLLIN };
 	pid_t helper;
 
+	/* While nothing records, end of file is readable */
 	pfd.fd = open_raw(0, O_NONBLOCK);
 	ASSERT_GE(pfd.fd, 0);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	ASSERT_EQ(0, record_nothing_arrives());
 	EXPECT_EQ(0, poll(&pfd, 1, 0));
 
 	ASSERT_EQ(0, write_str(LKST "/maskset", MASKSET));
@@ -465,6 +495,8 @@ TEST_F(lkst_raw, poll_reports_readable_once_a_record_arrives)
 	EXPECT_TRUE(pfd.revents & POLLIN);
 	waitpid(helper, NULL, 0);
 	close(pfd.fd);
+	write_str(LKST "/maskset", "RNOTHING");
+	write_str(LKST "/user_masksets", "!" MASKSET "_idle");
 }
 
 TEST_F(lkst_raw, splice_into_a_pipe_moves_a_page_of_records)

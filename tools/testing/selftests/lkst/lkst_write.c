@@ -4,15 +4,19 @@
  * outcome, so that shell tests can check the exact errno of a failing
  * write (the shell only says "write error").
  *
- *   lkst_write [-a] [-t] FILE TEXT
+ *   lkst_write [-a] [-t] [-l] FILE TEXT
  *
- * -a opens with O_APPEND (">>"), -t with O_TRUNC (">").  Prints "OK", or
- * the errno name of the failing open() or write(), e.g. "EINVAL".  Options
- * end at FILE, so TEXT may start with a dash.
+ * -a opens with O_APPEND (">>"), -t with O_TRUNC (">"), -l ends TEXT with
+ * a newline, as echo does (a name without one is only taken at close,
+ * where an error cannot be returned).  Prints "OK", or the errno name of
+ * the failing open() or write(), e.g. "EINVAL".  Options end at FILE, so
+ * TEXT may start with a dash.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,10 +44,15 @@ static const char *errname(int err)
 int main(int argc, char **argv)
 {
 	int flags = O_WRONLY, opt, fd;
+	bool newline = false;
+	char *text;
 	size_t len;
 
-	while ((opt = getopt(argc, argv, "+at")) != -1) {
+	while ((opt = getopt(argc, argv, "+atl")) != -1) {
 		switch (opt) {
+		case 'l':
+			newline = true;
+			break;
 		case 'a':
 			flags |= O_APPEND;
 			break;
@@ -63,7 +72,13 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	len = strlen(argv[optind + 1]);
-	if (write(fd, argv[optind + 1], len) != (ssize_t)len)
+	text = malloc(len + 2);
+	if (!text)
+		return 2;
+	memcpy(text, argv[optind + 1], len);
+	if (newline)
+		text[len++] = '\n';
+	if (write(fd, text, len) != (ssize_t)len)
 		printf("%s\n", errname(errno));
 	else
 		printf("OK\n");
@@ -71,6 +86,6 @@ int main(int argc, char **argv)
 	return 0;
 
 usage:
-	fprintf(stderr, "usage: %s [-a] [-t] FILE TEXT\n", argv[0]);
+	fprintf(stderr, "usage: %s [-a] [-t] [-l] FILE TEXT\n", argv[0]);
 	return 2;
 }

@@ -152,7 +152,7 @@ test_a_maskset_line_routes_its_event_to_the_named_buffer()
 {
 	lkst_w -a "$LKST/user_masksets" tob1 > /dev/null
 	table="PROCESS_EXEC DEFAULT b1${NL}PROCESS_EXIT DEFAULT"
-	expect write OK "$(lkst_w "$LKST/masksets/tob1" "$table")" || return 1
+	expect write OK "$(lkst_w -t "$LKST/masksets/tob1" "$table")" || return 1
 	echo 1 > "$LKST/clear"
 	echo tob1 > "$LKST/maskset"
 	/bin/true &

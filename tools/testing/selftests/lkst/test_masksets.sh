@@ -101,33 +101,41 @@ test_builtin_maskset_tables_are_read_only()
 {
 	cat "$M/RDEFAULT" > "$TMP/before"
 	expect mode 440 "$(stat -c %a "$M/RDEFAULT")" &&
-	expect write EPERM "$(lkst_w "$M/RDEFAULT" "PROCESS_FORK DEFAULT")" &&
+	expect write EPERM "$(lkst_w -t "$M/RDEFAULT" "PROCESS_FORK DEFAULT")" &&
 	expect RDEFAULT "$(cat "$TMP/before")" "$(cat "$M/RDEFAULT")"
 }
 
 test_a_written_table_reads_back_in_event_ID_order()
 {
 	fresh_m1 &&
-	expect write OK "$(lkst_w "$M/m1" "PROCESS_EXIT DEFAULT${NL}PROCESS_FORK DEFAULT$NL")" &&
+	expect write OK "$(lkst_w -t "$M/m1" "PROCESS_EXIT DEFAULT${NL}PROCESS_FORK DEFAULT$NL")" &&
 	expect table "PROCESS_FORK DEFAULT${NL}PROCESS_EXIT DEFAULT" "$(cat "$M/m1")"
 }
 
 test_writing_a_table_replaces_the_whole_table()
 {
-	expect write OK "$(lkst_w "$M/m1" "PROCESS_EXEC DEFAULT")" &&
+	expect write OK "$(lkst_w -t "$M/m1" "PROCESS_EXEC DEFAULT")" &&
 	expect table "PROCESS_EXEC DEFAULT" "$(cat "$M/m1")"
 }
 
 test_comments_blank_lines_and_extra_blanks_are_ignored()
 {
-	expect write OK "$(lkst_w "$M/m1" "# a comment$NL$NL	PROCESS_FORK   DEFAULT  $NL")" &&
+	expect write OK "$(lkst_w -t "$M/m1" "# a comment$NL$NL	PROCESS_FORK   DEFAULT  $NL")" &&
 	expect table "PROCESS_FORK DEFAULT" "$(cat "$M/m1")"
 }
 
-test_a_NOTHING_line_is_accepted_and_records_nothing()
+test_a_NOTHING_line_reads_back_as_written()
 {
-	expect write OK "$(lkst_w "$M/m1" "PROCESS_FORK NOTHING")" &&
-	expect table "" "$(cat "$M/m1")"
+	expect write OK "$(lkst_w -t "$M/m1" "PROCESS_FORK NOTHING")" &&
+	expect table "PROCESS_FORK NOTHING" "$(cat "$M/m1")"
+}
+
+# ">>" adds lines to the table (a line for a listed event replaces it).
+test_appending_adds_to_the_table()
+{
+	expect write OK "$(lkst_w -t "$M/m1" "PROCESS_FORK DEFAULT")" &&
+	printf 'PROCESS_EXIT DEFAULT\nPROCESS_FORK NOTHING\n' >> "$M/m1" &&
+	expect table "PROCESS_FORK NOTHING${NL}PROCESS_EXIT DEFAULT" "$(cat "$M/m1")"
 }
 
 # bad_line TEXT MESSAGE: the write fails with EINVAL, the message is in
@@ -135,9 +143,9 @@ test_a_NOTHING_line_is_accepted_and_records_nothing()
 bad_line()
 {
 	echo RNOTHING > "$LKST/maskset"
-	lkst_w "$M/m1" "PROCESS_FORK DEFAULT" > /dev/null
+	lkst_w -t "$M/m1" "PROCESS_FORK DEFAULT" > /dev/null
 	true > "$LKST/error_log"
-	expect write EINVAL "$(lkst_w "$M/m1" "PROCESS_EXIT DEFAULT$NL$1$NL")" &&
+	expect write EINVAL "$(lkst_w -t "$M/m1" "PROCESS_EXIT DEFAULT$NL$1$NL")" &&
 	error_log_has "lkst: masksets/m1: error: $2" &&
 	expect "table after the failed write" "PROCESS_FORK DEFAULT" "$(cat "$M/m1")"
 }
@@ -177,13 +185,21 @@ test_too_long_line_is_rejected_with_EINVAL()
 	bad_line "PROCESS_WAKEUP_$(printf '%0150d' 0) DEFAULT" "Line too long"
 }
 
-test_too_large_write_is_rejected_with_EINVAL()
+test_too_large_write_of_names_is_rejected_with_E2BIG()
 {
-	lkst_w "$M/m1" "PROCESS_FORK DEFAULT" > /dev/null
-	big=$(awk 'BEGIN { for (i = 0; i < 500; i++) print "# padding padding" }')
-	expect write EINVAL "$(lkst_w "$M/m1" "$big")" &&
-	error_log_has "lkst: masksets: error: Table too large" &&
-	expect table "PROCESS_FORK DEFAULT" "$(cat "$M/m1")"
+	big=$(awk 'BEGIN { for (i = 0; i < 1000; i++) print "name" i }')
+	expect write E2BIG "$(lkst_w -a "$LKST/user_masksets" "$big")" &&
+	error_log_has "lkst: user_masksets: error: Write too large" &&
+	! grep -qx name1 "$LKST/user_masksets"
+}
+
+# A long table is parsed line by line: its size is not limited.
+test_a_long_table_written_in_many_writes_is_accepted()
+{
+	lkst_w -t "$M/m1" "PROCESS_FORK DEFAULT" > /dev/null
+	awk 'BEGIN { for (i = 0; i < 2000; i++) print "# padding padding"
+		     print "PROCESS_EXIT DEFAULT" }' > "$M/m1" &&
+	expect table "PROCESS_EXIT DEFAULT" "$(cat "$M/m1")"
 }
 
 test_error_log_puts_the_caret_under_the_bad_word()
@@ -216,7 +232,7 @@ test_copying_a_maskset_with_cat_gives_an_equal_maskset()
 test_copying_keeps_the_buffer_column()
 {
 	lkst_w -a "$LKST/user_buffers" b1 > /dev/null
-	expect write OK "$(lkst_w "$M/m1" "PROCESS_FORK DEFAULT b1${NL}PROCESS_EXIT DEFAULT")" &&
+	expect write OK "$(lkst_w -t "$M/m1" "PROCESS_FORK DEFAULT b1${NL}PROCESS_EXIT DEFAULT")" &&
 	expect table "PROCESS_FORK DEFAULT b1${NL}PROCESS_EXIT DEFAULT" "$(cat "$M/m1")" &&
 	cat "$M/m1" > "$TMP/f" && cat "$TMP/f" > "$M/m2" &&
 	cmp "$M/m1" "$M/m2"
@@ -244,7 +260,7 @@ test_truncating_user_masksets_while_one_is_current_fails_with_EBUSY()
 test_rewriting_the_current_maskset_takes_effect_at_once()
 {
 	echo 1 > "$LKST/clear"
-	expect write OK "$(lkst_w "$M/m2" "PROCESS_EXEC DEFAULT")" || return 1
+	expect write OK "$(lkst_w -t "$M/m2" "PROCESS_EXEC DEFAULT")" || return 1
 	/bin/true
 	expect maskset m2 "$(cat "$LKST/maskset")" &&
 	grep -q 'PROCESS_EXEC: ' "$LKST/trace" &&
@@ -253,7 +269,7 @@ test_rewriting_the_current_maskset_takes_effect_at_once()
 
 test_a_bad_write_to_the_current_maskset_changes_nothing()
 {
-	expect write EINVAL "$(lkst_w "$M/m2" "PROCESS_FORK DEFAULT${NL}BAD DEFAULT")" &&
+	expect write EINVAL "$(lkst_w -t "$M/m2" "PROCESS_FORK DEFAULT${NL}BAD DEFAULT")" &&
 	expect table "PROCESS_EXEC DEFAULT" "$(cat "$M/m2")" &&
 	expect maskset m2 "$(cat "$LKST/maskset")"
 }
@@ -297,7 +313,8 @@ lkst_run_tests \
 	test_a_written_table_reads_back_in_event_ID_order \
 	test_writing_a_table_replaces_the_whole_table \
 	test_comments_blank_lines_and_extra_blanks_are_ignored \
-	test_a_NOTHING_line_is_accepted_and_records_nothing \
+	test_a_NOTHING_line_reads_back_as_written \
+	test_appending_adds_to_the_table \
 	test_unknown_event_is_rejected_with_EINVAL \
 	test_unknown_handler_is_rejected_with_EINVAL \
 	test_unknown_buffer_is_rejected_with_EINVAL \
@@ -305,7 +322,8 @@ lkst_run_tests \
 	test_missing_handler_is_rejected_with_EINVAL \
 	test_extra_field_is_rejected_with_EINVAL \
 	test_too_long_line_is_rejected_with_EINVAL \
-	test_too_large_write_is_rejected_with_EINVAL \
+	test_too_large_write_of_names_is_rejected_with_E2BIG \
+	test_a_long_table_written_in_many_writes_is_accepted \
 	test_error_log_puts_the_caret_under_the_bad_word \
 	test_truncating_error_log_empties_it \
 	test_copying_a_maskset_with_cat_gives_an_equal_maskset \

@@ -120,7 +120,7 @@ test_rmmod_succeeds_once_no_maskset_uses_the_handler()
 	rmmod lkst_pid_filter &&
 	! grep -q PID_FILTER "$LKST/available_handlers" &&
 	expect "line with the removed handler" EINVAL \
-		"$(lkst_w "$M/pf" "PROCESS_FORK PID_FILTER")"
+		"$(lkst_w -t "$M/pf" "PROCESS_FORK PID_FILTER")"
 }
 
 ESC=/sys/module/lkst_escalate/parameters
@@ -136,9 +136,10 @@ test_escalate_switches_to_the_detail_maskset_on_SIGSEGV()
 {
 	lkst_w -a "$LKST/user_masksets" quiet > /dev/null
 	lkst_w -a "$LKST/user_masksets" detail > /dev/null
-	lkst_w "$M/detail" "PROCESS_CONTEXTSWITCH DEFAULT${NL}PROCESS_SIGSEND DEFAULT" > /dev/null
+	lkst_w -t "$M/detail" \
+		"PROCESS_CONTEXTSWITCH DEFAULT${NL}PROCESS_SIGSEND DEFAULT" > /dev/null
 	lkst_modprobe lkst_escalate detail=detail || return
-	lkst_w "$M/quiet" "PROCESS_SIGSEND ESCALATE${NL}PROCESS_EXIT DEFAULT" > /dev/null
+	lkst_w -t "$M/quiet" "PROCESS_SIGSEND ESCALATE${NL}PROCESS_EXIT DEFAULT" > /dev/null
 	echo 1 > "$LKST/clear"
 	echo quiet > "$LKST/maskset"
 
@@ -179,7 +180,7 @@ test_escalate_records_the_signal_that_triggered_it()
 test_escalate_switches_on_a_slow_system_call()
 {
 	have lkst_escalate || return
-	lkst_w "$M/quiet" "SYSCALL_ENTRY ESCALATE${NL}SYSCALL_EXIT ESCALATE" > /dev/null
+	lkst_w -t "$M/quiet" "SYSCALL_ENTRY ESCALATE${NL}SYSCALL_EXIT ESCALATE" > /dev/null
 	# Generous: even a fork and exec under emulation is faster than 1 s.
 	echo 1000000 > $ESC/slow_syscall_us
 	echo 1 > "$LKST/clear"
@@ -219,7 +220,7 @@ test_redirect_sends_the_target_pid_to_its_own_buffer()
 	lkst_w -a "$LKST/user_buffers" capture > /dev/null
 	lkst_modprobe lkst_redirect buffer=capture target_pid=$BUSY1 || return
 	lkst_w -a "$LKST/user_masksets" rd > /dev/null
-	lkst_w "$M/rd" "PROCESS_CONTEXTSWITCH REDIRECT${NL}SYSCALL_ENTRY REDIRECT" > /dev/null
+	lkst_w -t "$M/rd" "PROCESS_CONTEXTSWITCH REDIRECT${NL}SYSCALL_ENTRY REDIRECT" > /dev/null
 	record rd "$LKST/buffers/capture"
 	only_pid $BUSY1
 }
