@@ -197,11 +197,14 @@ static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 static __poll_t lkst_raw_poll(struct file *filp, poll_table *pt)
 {
 	struct lkst_raw *r = filp->private_data;
+	__poll_t mask;
 
+	/* Queued first: a wake-up after the checks below is not lost. */
+	mask = ring_buffer_poll_wait(r->buf->rb, r->cpu, filp, pt, 0);
 	/* End of file is readable too. */
 	if (READ_ONCE(r->read) < r->size || lkst_raw_done(r))
-		return EPOLLIN | EPOLLRDNORM;
-	return ring_buffer_poll_wait(r->buf->rb, r->cpu, filp, pt, 0);
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
 }
 
 /*

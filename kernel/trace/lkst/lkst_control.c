@@ -203,8 +203,9 @@ static int lkst_words_balance(char **words, int n)
 }
 
 /*
- * user_masksets and user_buffers: "NAME" creates, "!NAME" removes.
- * @lookup_busy says whether an existing object may be removed.
+ * user_masksets and user_buffers: "NAME" creates, "!NAME" removes.  The
+ * caller says whether the object exists now, whether it may be removed
+ * (0, or -EPERM/-EBUSY), how many user objects exist and the limit.
  */
 static int lkst_names_check(char **words, int n, char *word,
 			    enum lkst_err_type *err, bool exists_now,
@@ -234,7 +235,7 @@ static int lkst_names_check(char **words, int n, char *word,
 		*err = LKST_ERR_NAME_EXISTS;
 		return -EEXIST;
 	}
-	if (count + lkst_words_balance(words, n) >= max) {
+	if ((int)count + lkst_words_balance(words, n) >= (int)max) {
 		*err = LKST_ERR_TOO_MANY;
 		return -ENOSPC;
 	}
