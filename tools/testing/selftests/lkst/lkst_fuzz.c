@@ -1184,15 +1184,19 @@ static off_t pick_off(struct rng *r)
 
 static void close_slot(struct slot *s)
 {
-	int ret;
+	int ret, e;
 
-	s->used = false;
-	if (s->fd < 0)
+	if (!s->used)
 		return;
+	s->used = false;
 	step_begin("close %s", s->tag);
+	if (s->fd < 0) {
+		step_end("not open");
+		return;
+	}
 	ret = close(s->fd);
-	account(s->cls, OP_CLOSE, ret, s->tag);
-	step_end("%s", res(ret, errno));
+	e = account(s->cls, OP_CLOSE, ret, s->tag);
+	step_end("%s", res(ret, e));
 	s->fd = -1;
 }
 
@@ -1520,12 +1524,12 @@ static void fd_op(struct rng *r, struct slot *s)
 	int op = weighted(r, op_weight, NR_OP), e;
 
 	if (skip_ops & (1u << op)) {
-		step_begin("%s %s: skipped (-x)", op_short[op], s->tag);
+		step_begin("%s %s: skipped (-x)", op_name[op], s->tag);
 		step_end("-");
 		return;
 	}
 	if (s->fd < 0) {
-		step_begin("%s %s: reopen", op_short[op], s->tag);
+		step_begin("%s %s: reopen", op_name[op], s->tag);
 		e = open_slot_fd(s);
 		step_end("%s", res(s->fd, e));
 		if (s->fd < 0)
