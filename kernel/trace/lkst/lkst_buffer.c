@@ -199,6 +199,7 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	}
 	strscpy(buf->name, name);
 	kref_init(&buf->kref);
+	mutex_init(&buf->resize_lock);
 	buf->size_kb = size_kb;
 	buf->overwrite = true;
 	buf->on = true;
@@ -310,13 +311,20 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 
 	if (size_kb < LKST_BUF_MIN_KB || size_kb > LKST_BUF_MAX_KB)
 		return -EINVAL;
-	guard(mutex)(&lkst_mutex);
-	if (buf->removed)
-		return -ENODEV;
+	/*
+	 * A removed buffer's ring buffer lives as long as the caller's
+	 * reference; a large resize may take seconds, and must not keep
+	 * lkst_mutex from the other files meanwhile.
+	 */
+	scoped_guard(mutex, &lkst_mutex) {
+		if (buf->removed)
+			return -ENODEV;
+	}
+	guard(mutex)(&buf->resize_lock);
 	ret = ring_buffer_resize(buf->rb, size_kb << 10, RING_BUFFER_ALL_CPUS);
 	if (ret < 0)
 		return ret;
-	buf->size_kb = size_kb;
+	WRITE_ONCE(buf->size_kb, size_kb);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);

@@ -546,10 +546,12 @@ static int lkst_get_user_ulong(struct lkst_buffer *buf, const char *file,
 	if (ret)
 		return ret;
 	p = strim(text);
-	ret = kstrtoul(p, 10, val);
-	if (ret)
+	if (kstrtoul(p, 10, val)) {
+		/* Too big for an unsigned long too (-ERANGE) */
 		lkst_log_err(loc, p, LKST_ERR_NOT_NUMBER, 0);
-	return ret;
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static ssize_t lkst_size_read(struct file *filp, char __user *ubuf,

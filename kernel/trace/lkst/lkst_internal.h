@@ -85,7 +85,9 @@ struct lkst_buffer {
 	bool			on;		/* tracing_on */
 	bool			overwrite;
 	bool			removed;	/* set under lkst_mutex */
-	unsigned long		size_kb;	/* per CPU */
+	unsigned long		size_kb;	/* per CPU, under resize_lock */
+	/* resizes take long: not under lkst_mutex, which opens need */
+	struct mutex		resize_lock;
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
 
