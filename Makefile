@@ -4,22 +4,28 @@
 #   make deps      install what a bare Debian 12 machine lacks (root)
 #   make check     every check, ending with "N passed, N failed"
 #   make demo      boot the patched kernel and show LKST at work
+# (check and demo install what is missing and prepare the base themselves)
 # See README.md for the rest.
 
 BUILD ?= $(CURDIR)/build
 export BUILD
 
-.PHONY: all deps base patches build kunit selftest check demo bench vm clean help
+SEED ?= 1
+SECONDS ?= 60
+
+.PHONY: all deps base patches build kunit selftest check demo bench vm fuzz ftracetest clean help
 
 all: build
 
 help:
-	@sed -n '3,7s/^# \{0,1\}//p' Makefile
+	@sed -n '3,8s/^# \{0,1\}//p' Makefile
 	@echo "  make patches   regenerate patches/ and series from the tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make bench     LKST and ftrace cost, side by side, in the VM"
+	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
+	@echo "  make fuzz SEED=1 SECONDS=60  the LKST fuzzer on the debug kernel"
 	@echo "  make vm CMD='...'  run one command in the VM"
 
 deps:
@@ -40,14 +46,20 @@ kunit: patches
 selftest: build
 	scripts/selftest
 
-check:
+check: deps
 	scripts/check
 
-demo: build
+demo: deps
 	scripts/demo
 
 bench: build
 	scripts/bench
+
+ftracetest: build
+	scripts/ftracetest
+
+fuzz: deps
+	scripts/fuzz $(SEED) $(SECONDS)
 
 vm: build
 	scripts/vm-run '$(CMD)'
