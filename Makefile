@@ -25,7 +25,7 @@ help:
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make bench     LKST and ftrace cost, side by side, in the VM"
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
-	@echo "  make fuzz SEED=1 SECONDS=60  the LKST fuzzer on the debug kernel"
+	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 
 deps:
