@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# LKST patch series: generate, apply, build, boot and test it.
+# LKST patch series: edit, apply, build, boot and test it.
 #   make deps      install what a bare Debian 12 machine lacks (root)
 #   make check     every check, ending with "N passed, N failed"
 #   make demo      boot the patched kernel and show LKST at work
@@ -13,13 +13,14 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base patches build kunit selftest check demo bench vm fuzz ftracetest clean help
+.PHONY: all deps base import export apply build kunit selftest check demo bench vm fuzz ftracetest clean help
 
 all: build
 
 help:
 	@sed -n '3,8s/^# \{0,1\}//p' Makefile
-	@echo "  make patches   regenerate patches/ and series from the tree"
+	@echo "  make import    patches/ -> branch lkst in build/pq, to edit with git"
+	@echo "  make export    branch lkst -> patches/, series and the top-level tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
@@ -34,13 +35,20 @@ deps:
 base:
 	scripts/base-prepare
 
-patches: base
-	scripts/series-gen
+# The patch queue (scripts/pq): patches/ + series are the source of truth.
+import:
+	scripts/pq import
 
-build: patches
+export:
+	scripts/pq export
+
+apply:
+	scripts/pq apply
+
+build: apply
 	scripts/build
 
-kunit: patches
+kunit: apply
 	scripts/kunit
 
 selftest: build

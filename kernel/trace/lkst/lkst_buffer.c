@@ -31,7 +31,7 @@
 #include <asm/local.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
@@ -372,14 +372,14 @@ unsigned int lkst_user_buffers_count(void)
 }
 
 /* user_buffers */
-void lkst_user_buffers_list(struct seq_file *m)
+void lkst_user_buffers_print(struct seq_buf *s)
 {
 	struct lkst_buffer *buf;
 
 	lockdep_assert_held(&lkst_mutex);
 	list_for_each_entry(buf, &lkst_buffers, list)
 		if (buf != lkst_default_buf)
-			seq_printf(m, "%s\n", buf->name);
+			seq_buf_printf(s, "%s\n", buf->name);
 }
 
 /* "> user_buffers" removes all user buffers, or none if one is in use. */

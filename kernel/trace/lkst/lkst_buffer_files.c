@@ -19,11 +19,13 @@
  * An open file keeps the buffer's memory; once the buffer is removed,
  * writes through it fail with -ENODEV and raw reads end of file.
  */
+#include <kunit/visibility.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
 #include <linux/security.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
@@ -267,7 +269,7 @@ static int lkst_stats_open(struct inode *inode, struct file *filp)
 	return ret;
 }
 
-static int lkst_seq_buf_release(struct inode *inode, struct file *filp)
+static int lkst_stats_release(struct inode *inode, struct file *filp)
 {
 	struct seq_file *m = filp->private_data;
 
@@ -279,7 +281,7 @@ static const struct file_operations lkst_stats_fops = {
 	.open		= lkst_stats_open,
 	.read		= seq_read,
 	.llseek		= seq_lseek,
-	.release	= lkst_seq_buf_release,
+	.release	= lkst_stats_release,
 };
 
 /* trace: merge the per-CPU iterators by timestamp */
@@ -361,23 +363,33 @@ static void lkst_trace_stop(struct seq_file *m, void *v)
 {
 }
 
-static void lkst_print_text(struct seq_file *m, const u64 *args, int n)
+static void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
 {
-	const char *s = (const char *)args;
+	const char *text = (const char *)args;
 	int i;
 
-	for (i = 0; i < n * 8 && s[i]; i++)
-		seq_putc(m, isprint(s[i]) ? s[i] : '.');
+	for (i = 0; i < n * 8 && text[i]; i++)
+		seq_buf_putc(s, isprint(text[i]) ? text[i] : '.');
 }
 
-static int lkst_trace_show(struct seq_file *m, void *v)
+/**
+ * lkst_record_print - format one record as a line of the trace file
+ * @s: where the line goes
+ * @rec: the record
+ * @cpu: the CPU whose buffer held it
+ * @ts: its timestamp in ns
+ *
+ * Addresses follow the rules of ftrace's event output: code addresses
+ * are printed as symbols (%ps), data pointers hashed (%p, raw with the
+ * no_hash_pointers boot parameter).  The raw files keep the values.
+ */
+void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
+		       int cpu, u64 ts)
 {
-	struct lkst_trace_iter *ti = v;
-	const struct lkst_record *rec = ring_buffer_event_data(ti->ev);
 	const struct lkst_event_desc *d = lkst_event_desc(rec->event);
 	static const char states[] = "RSDTtXZPI";
 	char ctx = '.';
-	u64 sec = ti->ts;
+	u64 sec = ts;
 	u32 nsec;
 	int i;
 
@@ -388,40 +400,60 @@ static int lkst_trace_show(struct seq_file *m, void *v)
 		ctx = 'h';
 	else if (rec->flags & LKST_RECORD_SOFTIRQ)
 		ctx = 's';
-	seq_printf(m, "%6llu.%06u [%03d] %c %7u %s:", sec, (u32)(nsec / NSEC_PER_USEC),
-		   ti->cpu, ctx, rec->pid, d ? d->name : "UNKNOWN");
+	seq_buf_printf(s, "%6llu.%06u [%03d] %c %7u %s:", sec,
+		       (u32)(nsec / NSEC_PER_USEC), cpu, ctx, rec->pid,
+		       d ? d->name : "UNKNOWN");
 	if (!d) {
-		seq_printf(m, " id=%u\n", rec->event);
-		return 0;
+		seq_buf_printf(s, " id=%u\n", rec->event);
+		return;
 	}
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		u64 a = rec->arg[i];
 
 		switch (d->argfmt[i]) {
 		case 'd':
-			seq_printf(m, " %s=%lld", d->args[i], (s64)a);
+			seq_buf_printf(s, " %s=%lld", d->args[i], (s64)a);
 			break;
 		case 'u':
-			seq_printf(m, " %s=%llu", d->args[i], a);
+			seq_buf_printf(s, " %s=%llu", d->args[i], a);
 			break;
 		case 'x':
-			seq_printf(m, " %s=0x%llx", d->args[i], a);
+			seq_buf_printf(s, " %s=0x%llx", d->args[i], a);
+			break;
+		case 'p':
+			seq_buf_printf(s, " %s=%ps", d->args[i],
+				       (void *)(unsigned long)a);
+			break;
+		case 'P':
+			seq_buf_printf(s, " %s=%p", d->args[i],
+				       (void *)(unsigned long)a);
 			break;
 		case 'S':
-			seq_printf(m, " %s=%c", d->args[i],
-				   a < sizeof(states) - 1 ? states[a] : '?');
+			seq_buf_printf(s, " %s=%c", d->args[i],
+				       a < sizeof(states) - 1 ? states[a] : '?');
 			break;
 		case 's':
-			seq_printf(m, " %s=\"", d->args[i]);
-			lkst_print_text(m, &rec->arg[i], LKST_NR_ARGS - i);
-			seq_putc(m, '"');
+			seq_buf_printf(s, " %s=\"", d->args[i]);
+			lkst_print_text(s, &rec->arg[i], LKST_NR_ARGS - i);
+			seq_buf_putc(s, '"');
 			i = LKST_NR_ARGS;
 			break;
 		}
 	}
 	if (rec->handler != LKST_HANDLER_DEFAULT)
-		seq_printf(m, " handler=%u", rec->handler);
-	seq_putc(m, '\n');
+		seq_buf_printf(s, " handler=%u", rec->handler);
+	seq_buf_putc(s, '\n');
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_record_print);
+
+static int lkst_trace_show(struct seq_file *m, void *v)
+{
+	struct lkst_trace_iter *ti = v;
+	struct seq_buf s;
+
+	lkst_seq_buf_get(m, &s);
+	lkst_record_print(&s, ring_buffer_event_data(ti->ev), ti->cpu, ti->ts);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <kunit/visibility.h>
 #include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -345,15 +346,23 @@ DEFINE_SHOW_ATTRIBUTE(lkst_available_masksets);
 
 static int lkst_available_events_show(struct seq_file *m, void *v)
 {
-	lkst_events_show(m);
+	struct seq_buf s;
+
+	lkst_seq_buf_get(m, &s);
+	lkst_events_print(&s);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lkst_available_events);
 
 static int lkst_available_handlers_show(struct seq_file *m, void *v)
 {
+	struct seq_buf s;
+
 	guard(mutex)(&lkst_mutex);
-	lkst_handlers_show(m);
+	lkst_seq_buf_get(m, &s);
+	lkst_handlers_print(&s);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(lkst_available_handlers);
@@ -522,11 +531,14 @@ static void lkst_ms_loc(struct lkst_maskset *ms, char *loc, size_t size)
 static int lkst_maskset_table_show(struct seq_file *m, void *v)
 {
 	struct lkst_ms_file *f = m->private;
+	struct seq_buf s;
 
 	guard(mutex)(&lkst_mutex);
 	if (f->ms->removed)
 		return -ENODEV;
-	lkst_maskset_show(m, f->ms);
+	lkst_seq_buf_get(m, &s);
+	lkst_maskset_print(&s, f->ms);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
 
@@ -750,8 +762,12 @@ static const struct lkst_words_ops lkst_user_buffers_ops = {
 
 static int lkst_user_buffers_show(struct seq_file *m, void *v)
 {
+	struct seq_buf s;
+
 	guard(mutex)(&lkst_mutex);
-	lkst_user_buffers_list(m);
+	lkst_seq_buf_get(m, &s);
+	lkst_user_buffers_print(&s);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
 
@@ -792,19 +808,30 @@ static const struct {
 };
 
 /* Generated from the struct, so the file cannot drift from the code. */
-int lkst_format_show(struct seq_file *m, void *v)
+void lkst_format_print(struct seq_buf *s)
 {
 	int i;
 
-	seq_puts(m, "name: lkst_record\nID: 0\nformat:\n");
+	seq_buf_puts(s, "name: lkst_record\nID: 0\nformat:\n");
 	for (i = 0; i < ARRAY_SIZE(lkst_format_fields); i++)
-		seq_printf(m, "\tfield:%s;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-			   lkst_format_fields[i].decl, lkst_format_fields[i].offset,
-			   lkst_format_fields[i].size);
-	seq_puts(m, "\nprint fmt: \"event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
+		seq_buf_printf(s, "\tfield:%s;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
+			       lkst_format_fields[i].decl,
+			       lkst_format_fields[i].offset,
+			       lkst_format_fields[i].size);
+	seq_buf_puts(s,
+		     "\nprint fmt: \"event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_format_print);
+
+static int lkst_format_show(struct seq_file *m, void *v)
+{
+	struct seq_buf s;
+
+	lkst_seq_buf_get(m, &s);
+	lkst_format_print(&s);
+	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(lkst_format_show);
 DEFINE_SHOW_ATTRIBUTE(lkst_format);
 
 static ssize_t lkst_header_read(struct file *filp, char __user *ubuf,

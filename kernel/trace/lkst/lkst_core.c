@@ -81,9 +81,6 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/poll.h>
-#include <linux/sched/clock.h>
-#include <linux/seq_file.h>
-#include <linux/slab.h>
 #include <linux/tracefs.h>
 #include <linux/wait.h>
 

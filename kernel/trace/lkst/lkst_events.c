@@ -16,7 +16,7 @@
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -476,13 +476,16 @@ static void lkst_detach_panic(void)
 #define LKST_EVENT(_id, _prim, _fn, _fmt, ...)				\
 	[LKST_EV_##_id] = {						\
 		.id = LKST_EV_##_id, .name = #_id, .primary = _prim,	\
-		.args = { __VA_ARGS__ }, .argfmt = _fmt,		\
+		.args = { __VA_ARGS__ }, .argfmt = _fmt, .hook = #_fn,	\
 		.attach = lkst_attach_##_fn, .detach = lkst_detach_##_fn, \
 	}
 
 /*
  * The table, indexed by ID.  .argfmt says how the trace file prints each
- * argument: d signed, u unsigned, x hex, S task state, s text, - unused.
+ * argument: d signed, u unsigned, x hex, S task state, s text, - unused,
+ * and, following ftrace's rules for pointers in its event output, p a
+ * code address as a symbol (%ps), P a data pointer hashed (%p).  The
+ * raw files always carry the full values.
  */
 static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 	LKST_EVENT(PROCESS_CONTEXTSWITCH, true, sched_switch, "ddSx",
@@ -499,7 +502,7 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 		   "pid", "tgid", "code", "-"),
 	LKST_EVENT(PROCESS_MIGRATE, true, sched_migrate_task, "dddd",
 		   "pid", "from", "to", "prio"),
-	LKST_EVENT(INT_HARDWARE_ENTRY, true, irq_handler_entry, "dx--",
+	LKST_EVENT(INT_HARDWARE_ENTRY, true, irq_handler_entry, "dp--",
 		   "irq", "handler", "-", "-"),
 	LKST_EVENT(INT_HARDWARE_EXIT, true, irq_handler_exit, "dd--",
 		   "irq", "ret", "-", "-"),
@@ -507,14 +510,14 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 		   "vec", "-", "-", "-"),
 	LKST_EVENT(INT_SOFTIRQ_EXIT, true, softirq_exit, "u---",
 		   "vec", "-", "-", "-"),
-	LKST_EVENT(INT_TASKLET_ENTRY, true, tasklet_entry, "xx--",
+	LKST_EVENT(INT_TASKLET_ENTRY, true, tasklet_entry, "Pp--",
 		   "tasklet", "func", "-", "-"),
-	LKST_EVENT(INT_TASKLET_EXIT, true, tasklet_exit, "xx--",
+	LKST_EVENT(INT_TASKLET_EXIT, true, tasklet_exit, "Pp--",
 		   "tasklet", "func", "-", "-"),
 #ifdef CONFIG_X86
 	LKST_EVENT(EXCEPTION_PAGEFAULT_USER, true, page_fault_user, "xxx-",
 		   "address", "ip", "error", "-"),
-	LKST_EVENT(EXCEPTION_PAGEFAULT_KERNEL, true, page_fault_kernel, "xxx-",
+	LKST_EVENT(EXCEPTION_PAGEFAULT_KERNEL, true, page_fault_kernel, "xpx-",
 		   "address", "ip", "error", "-"),
 #endif
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
@@ -527,16 +530,16 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 		   "pfn", "order", "gfp", "migratetype"),
 	LKST_EVENT(MEM_PAGE_FREE, false, mm_page_free, "xu--",
 		   "pfn", "order", "-", "-"),
-	LKST_EVENT(MEM_KMALLOC, false, kmalloc, "xxuu",
+	LKST_EVENT(MEM_KMALLOC, false, kmalloc, "pPuu",
 		   "call_site", "ptr", "req", "alloc"),
-	LKST_EVENT(MEM_KFREE, false, kfree, "xx--",
+	LKST_EVENT(MEM_KFREE, false, kfree, "pP--",
 		   "call_site", "ptr", "-", "-"),
-	LKST_EVENT(MEM_CACHE_ALLOC, false, kmem_cache_alloc, "xxxx",
+	LKST_EVENT(MEM_CACHE_ALLOC, false, kmem_cache_alloc, "pPPx",
 		   "call_site", "ptr", "cache", "gfp"),
-	LKST_EVENT(MEM_CACHE_FREE, false, kmem_cache_free, "xxx-",
+	LKST_EVENT(MEM_CACHE_FREE, false, kmem_cache_free, "pPP-",
 		   "call_site", "ptr", "cache", "-"),
 #ifdef CONFIG_MMU
-	LKST_EVENT(MEM_VMALLOC, false, alloc_vmap_area, "xuud",
+	LKST_EVENT(MEM_VMALLOC, false, alloc_vmap_area, "Puud",
 		   "addr", "size", "align", "failed"),
 #endif
 #ifdef CONFIG_BLOCK
@@ -546,24 +549,24 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 		   "dev", "sector", "bytes", "error"),
 #endif
 #ifdef CONFIG_NET
-	LKST_EVENT(NET_PKTSEND, true, net_dev_xmit, "dudx",
+	LKST_EVENT(NET_PKTSEND, true, net_dev_xmit, "dudP",
 		   "ifindex", "len", "rc", "skb"),
-	LKST_EVENT(NET_PKTRECV, true, netif_receive_skb, "duxx",
+	LKST_EVENT(NET_PKTRECV, true, netif_receive_skb, "duxP",
 		   "ifindex", "len", "proto", "skb"),
 #endif
-	LKST_EVENT(LK_CONTENTION_BEGIN, false, contention_begin, "xx--",
+	LKST_EVENT(LK_CONTENTION_BEGIN, false, contention_begin, "Px--",
 		   "lock", "flags", "-", "-"),
-	LKST_EVENT(LK_CONTENTION_END, false, contention_end, "xd--",
+	LKST_EVENT(LK_CONTENTION_END, false, contention_end, "Pd--",
 		   "lock", "ret", "-", "-"),
-	LKST_EVENT(TIMER_ADD, true, timer_start, "xxux",
+	LKST_EVENT(TIMER_ADD, true, timer_start, "Ppux",
 		   "timer", "func", "expires", "flags"),
-	LKST_EVENT(TIMER_RUN, true, timer_expire_entry, "xxu-",
+	LKST_EVENT(TIMER_RUN, true, timer_expire_entry, "Ppu-",
 		   "timer", "func", "now", "-"),
-	LKST_EVENT(TIMER_DEL, true, timer_cancel, "x---",
+	LKST_EVENT(TIMER_DEL, true, timer_cancel, "P---",
 		   "timer", "-", "-", "-"),
-	LKST_EVENT(HRTIMER_RUN, true, hrtimer_expire_entry, "xxd-",
+	LKST_EVENT(HRTIMER_RUN, true, hrtimer_expire_entry, "Ppd-",
 		   "hrtimer", "func", "now", "-"),
-	LKST_EVENT(WQ_EXECUTE, true, workqueue_execute_start, "xx--",
+	LKST_EVENT(WQ_EXECUTE, true, workqueue_execute_start, "Pp--",
 		   "work", "func", "-", "-"),
 #ifdef CONFIG_PRINTK
 	LKST_EVENT(O_PRINTK, true, console, "us--",
@@ -653,7 +656,8 @@ int __lkst_events_attach(const unsigned long *need)
 			continue;
 		ret = d->attach();
 		if (ret) {
-			pr_warn("cannot attach event %s: %d\n", d->name, ret);
+			pr_warn("cannot attach event %s (%s): %d\n",
+				d->name, d->hook, ret);
 			goto unwind;
 		}
 		__set_bit(id, done);
@@ -691,15 +695,15 @@ void __lkst_events_detach_unneeded(const unsigned long *need)
 }
 
 /* available_events: "ID NAME arg0 arg1 arg2 arg3" */
-void lkst_events_show(struct seq_file *m)
+void lkst_events_print(struct seq_buf *s)
 {
 	const struct lkst_event_desc *d;
 	int i;
 
 	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
-		seq_printf(m, "%u %s", d->id, d->name);
+		seq_buf_printf(s, "%u %s", d->id, d->name);
 		for (i = 0; i < LKST_NR_ARGS; i++)
-			seq_printf(m, " %s", d->args[i]);
-		seq_putc(m, '\n');
+			seq_buf_printf(s, " %s", d->args[i]);
+		seq_buf_putc(s, '\n');
 	}
 }

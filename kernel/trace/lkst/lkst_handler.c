@@ -15,7 +15,7 @@
 #include <kunit/visibility.h>
 #include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/string.h>
 
 #include "lkst_internal.h"
@@ -178,13 +178,15 @@ void lkst_unregister_handler(struct lkst_handler *h)
 EXPORT_SYMBOL_GPL(lkst_unregister_handler);
 
 /* available_handlers: "ID NAME" */
-void lkst_handlers_show(struct seq_file *m)
+void lkst_handlers_print(struct seq_buf *s)
 {
 	struct lkst_handler *h;
 
 	lockdep_assert_held(&lkst_mutex);
-	seq_printf(m, "%u %s\n", LKST_HANDLER_DEFAULT, lkst_handler_default.name);
+	seq_buf_printf(s, "%u %s\n", LKST_HANDLER_DEFAULT,
+		       lkst_handler_default.name);
 	list_for_each_entry(h, &lkst_handlers, list)
-		seq_printf(m, "%u %s\n", h->id, h->name);
-	seq_printf(m, "%u %s\n", LKST_HANDLER_NOTHING, lkst_handler_nothing.name);
+		seq_buf_printf(s, "%u %s\n", h->id, h->name);
+	seq_buf_printf(s, "%u %s\n", LKST_HANDLER_NOTHING,
+		       lkst_handler_nothing.name);
 }

@@ -21,6 +21,7 @@
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
+#include <linux/seq_buf.h>
 #include <linux/string.h>
 
 #define LKST_NAME_MAX		32	/* including the NUL */
@@ -32,10 +33,29 @@
 
 struct dentry;
 struct inode;
-struct seq_file;
 struct trace_buffer;
 
 extern struct mutex lkst_mutex;
+
+/*
+ * Text for tracefs files is produced into a struct seq_buf, so that the
+ * KUnit tests read exactly what a reader of the file would, without a
+ * seq_file.  A show() callback lends the producer the free part of the
+ * seq_file's buffer; on overflow, seq_commit(-1) makes seq_read() call it
+ * again with a buffer twice as large.
+ */
+static inline void lkst_seq_buf_get(struct seq_file *m, struct seq_buf *s)
+{
+	char *buf;
+	size_t size = seq_get_buf(m, &buf);
+
+	seq_buf_init(s, buf, size);
+}
+
+static inline void lkst_seq_buf_commit(struct seq_file *m, struct seq_buf *s)
+{
+	seq_commit(m, seq_buf_has_overflowed(s) ? -1 : seq_buf_used(s));
+}
 
 /* lkst_events.c: the event table and the probes */
 struct lkst_event_desc {
@@ -44,6 +64,7 @@ struct lkst_event_desc {
 	const char	*args[LKST_NR_ARGS];
 	const char	*argfmt;	/* how the trace file prints args */
 	bool		primary;	/* part of RDEFAULT */
+	const char	*hook;		/* the tracepoint (or notifier) */
 	int		(*attach)(void);
 	void		(*detach)(void);
 };
@@ -53,7 +74,7 @@ const struct lkst_event_desc *lkst_event_lookup(const char *name);
 int __lkst_events_attach(const unsigned long *need);
 void __lkst_events_detach_unneeded(const unsigned long *need);
 bool __lkst_event_attached(unsigned int id);
-void lkst_events_show(struct seq_file *m);
+void lkst_events_print(struct seq_buf *s);
 
 const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d);
 
@@ -63,7 +84,7 @@ extern struct lkst_handler lkst_handler_nothing;
 struct lkst_handler *__lkst_handler_lookup(const char *name);
 int __lkst_handler_pin(struct lkst_handler *h);
 void __lkst_handler_unpin(struct lkst_handler *h);
-void lkst_handlers_show(struct seq_file *m);
+void lkst_handlers_print(struct seq_buf *s);
 
 /* lkst_buffer.c */
 #define LKST_BUF_MIN_KB		8
@@ -165,13 +186,15 @@ struct lkst_buffer_stats {
 void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 		       struct lkst_buffer_stats *st);
 
-void lkst_user_buffers_list(struct seq_file *m);
+void lkst_user_buffers_print(struct seq_buf *s);
 unsigned int lkst_user_buffers_count(void);
 void lkst_buffers_wake_readers(void);
 int __lkst_user_buffers_clear(void);
 
 /* lkst_buffer_files.c */
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
+void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
+		       int cpu, u64 ts);
 
 /* lkst_maskset.c */
 
@@ -260,7 +283,7 @@ int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
 int __lkst_maskset_write(struct lkst_maskset *ms, char *text);
 bool lkst_buffer_recording(struct lkst_buffer *buf);
 void __lkst_maskset_drop_handler(struct lkst_handler *h);
-void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms);
+void lkst_maskset_print(struct seq_buf *s, struct lkst_maskset *ms);
 struct list_head *__lkst_masksets_list(void);
 void lkst_maskset_create_file(struct lkst_maskset *ms);
 void lkst_sync_probes(void);
@@ -271,7 +294,7 @@ int lkst_masksets_init(void);
 extern struct dentry *lkst_masksets_dir;
 extern struct dentry *lkst_buffers_dir;
 int lkst_control_files_init(struct dentry *top);
-int lkst_format_show(struct seq_file *m, void *v);
+void lkst_format_print(struct seq_buf *s);
 
 /* lkst_core.c */
 

@@ -22,7 +22,7 @@
 #include <kunit/visibility.h>
 #include <linux/irq_work.h>
 #include <linux/module.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -677,7 +677,7 @@ int __lkst_maskset_write(struct lkst_maskset *ms, char *text)
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_write);
 
 /* masksets/NAME: "EVENT HANDLER[ BUFFER]", buffer only when not default */
-void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms)
+void lkst_maskset_print(struct seq_buf *s, struct lkst_maskset *ms)
 {
 	struct lkst_table *t;
 	unsigned int id;
@@ -689,14 +689,14 @@ void lkst_maskset_show(struct seq_file *m, struct lkst_maskset *ms)
 
 		if (!e->handler)
 			continue;
-		seq_printf(m, "%s %s", lkst_event_desc(id)->name,
-			   e->handler->name);
+		seq_buf_printf(s, "%s %s", lkst_event_desc(id)->name,
+			       e->handler->name);
 		if (e->buf != lkst_buffer_default())
-			seq_printf(m, " %s", lkst_buffer_name(e->buf));
-		seq_putc(m, '\n');
+			seq_buf_printf(s, " %s", lkst_buffer_name(e->buf));
+		seq_buf_putc(s, '\n');
 	}
 }
-EXPORT_SYMBOL_IF_KUNIT(lkst_maskset_show);
+EXPORT_SYMBOL_IF_KUNIT(lkst_maskset_print);
 
 /* Iterate masksets for the control files; caller holds lkst_mutex. */
 struct list_head *__lkst_masksets_list(void)

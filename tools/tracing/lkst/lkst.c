@@ -11,8 +11,8 @@
  *
  * A recording is a directory: the per-CPU raw files, exactly the pages
  * the kernel handed out, and the files that describe them (format,
- * header_page, header_event, available_events, comm), so that it can be
- * analysed on any other machine.
+ * header_page, header_event, available_events, comm, kallsyms), so that it
+ * can be analysed on any other machine.
  */
 #include <stdlib.h>
 #include <string.h>

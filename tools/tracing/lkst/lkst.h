@@ -24,6 +24,7 @@
 #define LKST_FILE_EVENTS	"available_events"
 #define LKST_FILE_COMM		"comm"
 #define LKST_FILE_INFO		"info"
+#define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
 
 /* One decoded record: struct lkst_record plus its time and CPU */
 struct lkst_event {
@@ -39,6 +40,7 @@ struct lkst_event {
 struct lkst_evdesc {
 	char		*name;
 	char		*args[LKST_NR_ARGS];	/* NULL where unused ("-") */
+	uint8_t		code;		/* BIT(i): args[i] is a code address */
 };
 
 struct lkst_comm {
@@ -60,6 +62,15 @@ enum lkst_known {
 	LKST_K_NR,
 };
 
+/* The kernel's symbols, from the recording's kallsyms (ksyms.c) */
+struct lkst_ksym;
+
+struct lkst_ksyms {
+	char			*buf;		/* the file; names point into it */
+	struct lkst_ksym	*sym;		/* sorted by address */
+	size_t			nr;
+};
+
 /* A recording directory, decoded and sorted by time */
 struct lkst_trace {
 	const char		*dir;
@@ -69,6 +80,7 @@ struct lkst_trace {
 	unsigned int		nr_desc;
 	struct lkst_comm	*comm;		/* sorted by pid */
 	size_t			nr_comm;
+	struct lkst_ksyms	ksyms;		/* empty until lkst_ksyms_load() */
 	int			known[LKST_K_NR];	/* event ID or -1 */
 	int			nr_cpus;	/* highest CPU seen + 1 */
 	uint64_t		start, end;	/* first and last timestamps */
@@ -87,6 +99,13 @@ bool lkst_is(const struct lkst_trace *t, const struct lkst_event *e,
 	     enum lkst_known k);
 int lkst_event_id(const struct lkst_trace *t, const char *name);
 void lkst_trace_warn_missed(const struct lkst_trace *t);
+
+/* ksyms.c */
+void lkst_ksyms_load(struct lkst_trace *t);
+void lkst_ksyms_free(struct lkst_ksyms *k);
+const char *lkst_ksym(const struct lkst_trace *t, uint64_t addr,
+		      uint64_t *off, const char **mod);
+void lkst_print_ksym(FILE *f, const struct lkst_trace *t, uint64_t addr);
 
 /* utils.c */
 void lkst_err(const char *fmt, ...);

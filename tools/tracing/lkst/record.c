@@ -74,8 +74,9 @@ static void lkst_record_usage(FILE *f)
 		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
 		"exits (or until SIGINT/SIGTERM without one), then restore the previous\n"
 		"maskset and say what was recorded and lost.  The buffer is cleared first.\n"
-		"DIR gets cpuN.raw per CPU and the files that describe them, so that it\n"
-		"can be analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
+		"DIR gets cpuN.raw per CPU and the files that describe them (with a copy\n"
+		"of /proc/kallsyms for the names of code addresses), so that it can be\n"
+		"analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
 		"\n"
 		"  -m, --maskset NAME     maskset to record with (default RDEFAULT)\n"
 		"  -s, --size KB          per-CPU buffer size while recording\n"
@@ -210,6 +211,62 @@ static int lkst_copy_meta(const struct lkst_rec *r)
 	return 0;
 }
 
+/* Does every line of a kallsyms file have address 0 (kptr_restrict)? */
+static bool lkst_kallsyms_hidden(const char *buf)
+{
+	const char *p;
+
+	for (p = buf; *p; p++) {
+		p += strspn(p, "0");
+		if (*p != ' ' && *p != '\n')
+			return false;
+		p = strchr(p, '\n');
+		if (!p)
+			break;
+	}
+	return true;
+}
+
+/*
+ * Save /proc/kallsyms as DIR/kallsyms, as trace-cmd does, so that code
+ * addresses can be printed as symbols on any machine: when the recording
+ * starts, so that a recording cut short has it, and again at the end, for
+ * modules loaded meanwhile.  Addresses hidden from this user
+ * (kptr_restrict) are of no use: then nothing is saved.
+ */
+static void lkst_save_kallsyms(const struct lkst_rec *r, bool first)
+{
+	char *buf, *path, *tmp;
+	size_t len;
+	int ret;
+
+	ret = lkst_read_file("/proc/kallsyms", &buf, &len);
+	if (ret) {
+		if (first)
+			lkst_warn("/proc/kallsyms: %s; code addresses will be shown in hex",
+				  strerror(-ret));
+		return;
+	}
+	if (!len || lkst_kallsyms_hidden(buf)) {
+		if (first)
+			lkst_warn("/proc/kallsyms hides the addresses (kernel.kptr_restrict, or not root): not saved, code addresses will be shown in hex");
+		free(buf);
+		return;
+	}
+	path = lkst_path(r->dir, LKST_FILE_KALLSYMS);
+	tmp = lkst_path(r->dir, LKST_FILE_KALLSYMS ".tmp");
+	ret = lkst_write_file(tmp, buf, len);
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret) {
+		lkst_warn("%s: %s", path, strerror(-ret));
+		unlink(tmp);
+	}
+	free(tmp);
+	free(path);
+	free(buf);
+}
+
 /*
  * Write "PID NAME" for every task whose name is new or changed since the
  * last scan (threads too: records carry thread ids).
@@ -220,6 +277,7 @@ static void lkst_comm_scan(struct lkst_rec *r)
 	struct dirent *pe, *te;
 	unsigned long pid, tid;
 	DIR *proc, *task;
+	size_t len;
 	ssize_t n;
 	int fd;
 
@@ -258,7 +316,10 @@ static void lkst_comm_scan(struct lkst_rec *r)
 			}
 			if (!strncmp(r->names[tid], name, sizeof(r->names[0])))
 				continue;
-			snprintf(r->names[tid], sizeof(r->names[0]), "%s", name);
+			/* comm is at most 15 characters; cut anything longer */
+			len = strnlen(name, sizeof(r->names[0]) - 1);
+			memcpy(r->names[tid], name, len);
+			r->names[tid][len] = '\0';
 			fprintf(r->comm, "%lu %s\n", tid, name);
 		}
 		closedir(task);
@@ -610,7 +671,8 @@ static int lkst_prepare_dir(const char *dir)
 	}
 	/* Replace an earlier recording, and only that */
 	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, "cpu", 3) && strstr(de->d_name, ".raw"))
+		if ((!strncmp(de->d_name, "cpu", 3) && strstr(de->d_name, ".raw")) ||
+		    !strcmp(de->d_name, LKST_FILE_KALLSYMS))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
 	return 0;
@@ -688,6 +750,7 @@ int cmd_record(int argc, char **argv)
 
 	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) || lkst_copy_meta(r))
 		goto out;
+	lkst_save_kallsyms(r, true);
 	path = lkst_path(r->dir, LKST_FILE_COMM);
 	r->comm = fopen(path, "w");
 	if (!r->comm)
@@ -740,6 +803,7 @@ int cmd_record(int argc, char **argv)
 		if (lkst_drain_cpu(r, &r->cpus[opt], true))
 			ret = LKST_EXIT_FAIL;
 	lkst_comm_scan(r);
+	lkst_save_kallsyms(r, false);
 	/* losses are reported, but what was recorded is fine */
 	lkst_report_stats(r);
 	if (r->cmd && child > 0 && WIFEXITED(status) && WEXITSTATUS(status))

@@ -5,6 +5,11 @@
  *
  *   00:01:02.345678 [001]    1234 bash         PROCESS_WAKEUP pid=56[sleep] prio=120 cpu=1
  *   TIME            CPU      PID  COMM         EVENT          ARGS, named in available_events
+ *
+ * Code addresses (handler, func, call_site, the ip of a kernel page fault)
+ * are printed as the kernel's %ps prints them, from the recording's copy
+ * of kallsyms: "func=hrtimer_wakeup", "call_site=kvfree+0x2a",
+ * "handler=vp_interrupt[virtio_pci]"; in hex where it has none.
  */
 #include <fnmatch.h>
 #include <getopt.h>
@@ -33,7 +38,9 @@ static void lkst_report_usage(FILE *f)
 		"  hh:mm:ss.uuuuuu [CPU] PID COMM EVENT arg=value ...\n"
 		"Times are those of the kernel's clock (time since boot).  Process names\n"
 		"come from the snapshot 'lkst record' took; a task forked during the\n"
-		"recording is named after its parent until renamed.\n"
+		"recording is named after its parent until renamed.  Code addresses are\n"
+		"printed as kernel symbols (name, name+0xOFFSET inside a function, name[MODULE])\n"
+		"from the copy of /proc/kallsyms in DIR, in hex if there is none.\n"
 		"\n"
 		"  -p, --pid PIDS      only events that happened in these tasks\n"
 		"  -c, --comm NAME     only events of tasks named NAME\n"
@@ -121,6 +128,8 @@ static void lkst_print_event(FILE *f, const struct lkst_trace *t,
 					      lkst_is(t, e, LKST_K_SYS_EXIT)))
 			fprintf(f, "%llu[%s]", (unsigned long long)v,
 				lkst_syscall_name(v));
+		else if (d->code & BIT(i))
+			lkst_print_ksym(f, t, v);
 		else if (lkst_arg_is_hex(a))
 			fprintf(f, "0x%llx", (unsigned long long)v);
 		else if (lkst_arg_is_task(a) && v && v <= UINT32_MAX)
@@ -244,6 +253,7 @@ int cmd_report(int argc, char **argv)
 	ret = LKST_EXIT_FAIL;
 	if (lkst_trace_load(&t, argv[optind]))
 		goto out;
+	lkst_ksyms_load(&t);
 	for (i = 0; i < (int)flt.nr_events; i++)
 		if (!strpbrk(flt.events[i], "*?[") &&
 		    lkst_event_id(&t, flt.events[i]) < 0)

@@ -385,6 +385,45 @@ static int lkst_ev_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/*
+ * The arguments that hold code addresses, printed as symbols: the kernel's
+ * trace file prints them with %ps.  (The ip of a user page fault is a user
+ * address.)
+ */
+static const struct {
+	const char	*event;
+	const char	*arg;
+} lkst_code_args[] = {
+	{ "INT_HARDWARE_ENTRY",		"handler" },
+	{ "INT_TASKLET_ENTRY",		"func" },
+	{ "INT_TASKLET_EXIT",		"func" },
+	{ "EXCEPTION_PAGEFAULT_KERNEL",	"ip" },
+	{ "MEM_KMALLOC",		"call_site" },
+	{ "MEM_KFREE",			"call_site" },
+	{ "MEM_CACHE_ALLOC",		"call_site" },
+	{ "MEM_CACHE_FREE",		"call_site" },
+	{ "TIMER_ADD",			"func" },
+	{ "TIMER_RUN",			"func" },
+	{ "HRTIMER_RUN",		"func" },
+	{ "WQ_EXECUTE",			"func" },
+};
+
+static uint8_t lkst_code_mask(const struct lkst_evdesc *d)
+{
+	uint8_t mask = 0;
+	size_t i;
+	int a;
+
+	for (i = 0; i < ARRAY_SIZE(lkst_code_args); i++) {
+		if (strcmp(d->name, lkst_code_args[i].event))
+			continue;
+		for (a = 0; a < LKST_NR_ARGS; a++)
+			if (d->args[a] && !strcmp(d->args[a], lkst_code_args[i].arg))
+				mask |= BIT(a);
+	}
+	return mask;
+}
+
 /* available_events: "ID NAME arg0 arg1 arg2 arg3", "-" for no argument */
 static int lkst_load_events(struct lkst_trace *t)
 {
@@ -419,6 +458,7 @@ static int lkst_load_events(struct lkst_trace *t)
 			if (tok && strcmp(tok, "-"))
 				t->desc[id].args[i] = lkst_strdup(tok);
 		}
+		t->desc[id].code = lkst_code_mask(&t->desc[id]);
 	}
 	free(buf);
 	for (i = 0; i < LKST_K_NR; i++)
@@ -635,6 +675,7 @@ void lkst_trace_free(struct lkst_trace *t)
 	free(t->desc);
 	free(t->ev);
 	free(t->comm);
+	lkst_ksyms_free(&t->ksyms);
 	t->desc = NULL;
 	t->ev = NULL;
 	t->comm = NULL;

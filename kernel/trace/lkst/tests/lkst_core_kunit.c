@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the LKST event table, names and the published record
- * format.
+ * KUnit tests for the LKST event table, names, the published record
+ * format and the text of the trace file.
  */
 #include <kunit/test.h>
 #include <linux/ctype.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
+#include <linux/sprintf.h>
 #include <linux/string.h>
 
 #include "../lkst_internal.h"
@@ -76,6 +77,10 @@ static void lkst_event_table_consistent(struct kunit *test)
 		KUNIT_EXPECT_PTR_EQ(test, d, lkst_event_lookup(d->name));
 		KUNIT_EXPECT_TRUE(test, lkst_name_valid(d->name));
 		KUNIT_EXPECT_EQ(test, strlen(d->argfmt), LKST_NR_ARGS);
+		KUNIT_EXPECT_NOT_NULL(test, d->hook);
+		KUNIT_EXPECT_EQ_MSG(test, strspn(d->argfmt, "duxpPSs-"),
+				    LKST_NR_ARGS, "%s: bad argfmt \"%s\"",
+				    d->name, d->argfmt);
 		KUNIT_EXPECT_NOT_NULL(test, d->attach);
 		KUNIT_EXPECT_NOT_NULL(test, d->detach);
 		for (i = 0; i < LKST_NR_ARGS; i++)
@@ -105,6 +110,15 @@ static void lkst_record_layout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, arg), 8);
 }
 
+/* A seq_buf over a test-managed page, the size a tracefs read starts with */
+static void lkst_test_seq_buf(struct kunit *test, struct seq_buf *s)
+{
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	seq_buf_init(s, buf, PAGE_SIZE);
+}
+
 /* The format file must describe exactly the struct the kernel writes. */
 static void lkst_format_matches_layout(struct kunit *test)
 {
@@ -115,17 +129,57 @@ static void lkst_format_matches_layout(struct kunit *test)
 		"\tfield:u32 pid;\toffset:4;\tsize:4;\tsigned:0;\n",
 		"\tfield:u64 arg[4];\toffset:8;\tsize:32;\tsigned:0;\n",
 	};
-	struct seq_file m = { .size = PAGE_SIZE };
+	struct seq_buf s;
+	const char *text;
 	int i;
 
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
-	KUNIT_ASSERT_EQ(test, lkst_format_show(&m, NULL), 0);
-	KUNIT_ASSERT_LT(test, m.count, m.size);
-	m.buf[m.count] = '\0';
+	lkst_test_seq_buf(test, &s);
+	lkst_format_print(&s);
+	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
+	text = seq_buf_str(&s);
 	for (i = 0; i < ARRAY_SIZE(fields); i++)
-		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(m.buf, fields[i]),
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, fields[i]),
 					  "missing %s", fields[i]);
+}
+
+/* Something with a stable address to stand for a timer. */
+static struct { u64 pad[4]; } lkst_test_timer;
+
+/*
+ * The trace file prints pointers by ftrace's rules: a code address as
+ * its symbol, a data pointer hashed as %p does (raw only with the
+ * no_hash_pointers boot parameter).
+ */
+static void lkst_trace_symbol_and_hashed_pointer(struct kunit *test)
+{
+	const u64 timer = (unsigned long)&lkst_test_timer;
+	const struct lkst_record rec = {
+		.event		= LKST_EV_TIMER_RUN,
+		.handler	= LKST_HANDLER_DEFAULT,
+		.pid		= 42,
+		.arg		= { timer, (unsigned long)lkst_record_print, 7 },
+	};
+	char want[128], raw[24];
+	struct seq_buf s;
+	const char *text;
+
+	if (!IS_ENABLED(CONFIG_KALLSYMS))
+		kunit_skip(test, "symbols need CONFIG_KALLSYMS");
+	lkst_test_seq_buf(test, &s);
+	lkst_record_print(&s, &rec, 1, 3 * NSEC_PER_SEC + 4000);
+	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
+	text = seq_buf_str(&s);
+
+	snprintf(want, sizeof(want),
+		 "     3.000004 [001] .      42 TIMER_RUN: timer=%p func=lkst_record_print now=7\n",
+		 &lkst_test_timer);
+	KUNIT_EXPECT_STREQ(test, text, want);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(text, " func=lkst_record_print "));
+
+	snprintf(raw, sizeof(raw), "%llx", timer);
+	if (!no_hash_pointers)
+		KUNIT_EXPECT_NULL_MSG(test, strstr(text, raw),
+				      "raw pointer %s in \"%s\"", raw, text);
 }
 
 static struct kunit_case lkst_core_test_cases[] = {
@@ -134,6 +188,7 @@ static struct kunit_case lkst_core_test_cases[] = {
 	KUNIT_CASE(lkst_event_table_consistent),
 	KUNIT_CASE(lkst_record_layout),
 	KUNIT_CASE(lkst_format_matches_layout),
+	KUNIT_CASE(lkst_trace_symbol_and_hashed_pointer),
 	{}
 };
 

@@ -10,7 +10,7 @@
 #include <linux/irqflags.h>
 #include <linux/module.h>
 #include <linux/ring_buffer.h>
-#include <linux/seq_file.h>
+#include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -73,17 +73,18 @@ static int lkst_test_write(struct lkst_maskset *ms, const char *text)
 }
 
 /* The text of masksets/NAME, in a test-managed buffer. */
-static char *lkst_test_show(struct kunit *test, struct lkst_maskset *ms)
+static const char *lkst_test_show(struct kunit *test, struct lkst_maskset *ms)
 {
-	struct seq_file m = { .size = 2 * PAGE_SIZE };
+	struct seq_buf s;
+	char *buf;
 
-	m.buf = kunit_kzalloc(test, m.size, GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, m.buf);
+	buf = kunit_kzalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	seq_buf_init(&s, buf, 2 * PAGE_SIZE);
 	scoped_guard(mutex, &lkst_mutex)
-		lkst_maskset_show(&m, ms);
-	KUNIT_ASSERT_LT(test, m.count, m.size);
-	m.buf[m.count] = '\0';
-	return m.buf;
+		lkst_maskset_print(&s, ms);
+	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
+	return seq_buf_str(&s);
 }
 
 static struct lkst_table *lkst_test_table(struct lkst_maskset *ms)
@@ -279,7 +280,7 @@ static void lkst_maskset_round_trip(struct kunit *test)
 {
 	struct lkst_maskset *b = lkst_test_maskset(test, "kunit_rt");
 	struct lkst_maskset *a;
-	char *text;
+	const char *text;
 
 	scoped_guard(mutex, &lkst_mutex)
 		a = __lkst_maskset_lookup("RDEFAULT");

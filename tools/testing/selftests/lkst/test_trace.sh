@@ -79,6 +79,23 @@ test_the_sleepers_system_calls_are_recorded()
 	has "${TIME_CPU}$SLEEPER SYSCALL_EXIT: nr="
 }
 
+# The sleeper's nanosleep() ends in the hrtimer callback hrtimer_wakeup().
+test_code_addresses_are_printed_as_symbols()
+{
+	has "HRTIMER_RUN: hrtimer=[^ ]+ func=hrtimer_wakeup "
+}
+
+# %p never prints a "0x": hashed, or raw with no_hash_pointers.
+test_data_pointers_are_printed_with_percent_p()
+{
+	has "HRTIMER_RUN: hrtimer=[0-9a-f]+ " || return 1
+	grep -E " (tasklet|timer|hrtimer|work|ptr|cache|addr|skb|lock)=0x" \
+		"$TMP/trace" > "$TMP/bad"
+	[ -s "$TMP/bad" ] || return 0
+	head -3 "$TMP/bad" | sed 's/^/# pointer in hex: /'
+	return 1
+}
+
 test_every_line_has_time_cpu_context_pid_and_event()
 {
 	grep -vE "${TIME_CPU}[0-9]+ [A-Z_]+:( |$)" "$TMP/trace" > "$TMP/bad"
@@ -143,6 +160,8 @@ lkst_run_tests \
 	test_the_wakeup_comes_after_the_sleep_and_before_the_exit \
 	test_the_fork_exec_and_exit_of_the_sleeper_are_recorded \
 	test_the_sleepers_system_calls_are_recorded \
+	test_code_addresses_are_printed_as_symbols \
+	test_data_pointers_are_printed_with_percent_p \
 	test_every_line_has_time_cpu_context_pid_and_event \
 	test_lines_are_in_time_order \
 	test_reading_trace_does_not_consume_it \

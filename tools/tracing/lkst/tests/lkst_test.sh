@@ -11,16 +11,18 @@
 # The two phases are separate so that the recordings can be made in a
 # virtual machine and checked on its host.  LKST is the binary to test
 # (default: ../lkst); build it with 'make ASAN=1' so that the decoders run
-# under AddressSanitizer and UBSan.  One line "PASS name" or "FAIL name"
-# per check; the exit status is 1 if anything failed, 4 if the record
-# phase could not run here (no LKST), as for kselftests.
+# under AddressSanitizer and UBSan.  The checks print KTAP (as kselftests
+# do): "KTAP version 1", the plan "1..N", then "ok N lkst: name" or
+# "not ok N lkst: name" per check, after its diagnostics ("# ...").  The
+# exit status is 1 if anything failed, 4 if the record phase could not run
+# here (no LKST), as for kselftests.
 set -u
 
 phase=${1:-}
 dir=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 lkst=${3:-$here/../lkst}
-[ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 lkst=$(cd "$(dirname "$lkst")" && pwd)/$(basename "$lkst")
@@ -29,10 +31,33 @@ lkst=$(cd "$(dirname "$lkst")" && pwd)/$(basename "$lkst")
 export ASAN_OPTIONS=exitcode=99:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1
 
+# KTAP: the results are kept until the end, so that the plan comes first
+# (diag, pass and fail must run in this shell, not in a pipeline).
 failed=0
-pass() { echo "PASS lkst: $1"; }
-fail() { echo "FAIL lkst: $1${2:+ ($2)}"; failed=1; }
-check() { local name=$1; shift; if "$@"; then pass "$name"; else fail "$name"; fi; }
+ntests=0
+results=()
+diag() { while IFS= read -r l; do results+=("# ${l#"${l%%[! ]*}"}"); done; }
+pass() { ntests=$((ntests + 1)); results+=("ok $ntests lkst: $1"); }
+fail() {
+	[ -z "${2:-}" ] || diag <<< "$2"
+	ntests=$((ntests + 1))
+	results+=("not ok $ntests lkst: $1")
+	failed=1
+}
+# check NAME CMD...: a check; what CMD prints becomes its diagnostics
+check() {
+	local name=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	[ -z "$out" ] || diag <<< "$out"
+	if [ $rc = 0 ]; then pass "$name"; else fail "$name"; fi
+}
+ktap() {
+	echo "KTAP version 1"
+	echo "1..$ntests"
+	[ $ntests = 0 ] || printf '%s\n' "${results[@]}"
+}
 
 # The workload: processes that compute, sleep, pipe data and fork.  The
 # sleeper writes its pid first: it is known to sleep 100 ms.
@@ -48,8 +73,8 @@ record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
 	if [ ! -f $ts/lkst/maskset ]; then
-		echo "SKIP lkst: no LKST in this kernel"
-		exit 4
+		echo "lkst_test.sh: no LKST in this kernel" >&2
+		return 4
 	fi
 	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/*.rc "$dir"/*.err
 	cat $ts/lkst/maskset > "$dir/maskset.before"
@@ -89,7 +114,7 @@ sane() {	# no crash, no sanitizer report
 check_phase() {
 	local m=$dir/main bad=$dir/bad-input
 
-	[ -d "$m" ] || { fail "recordings present" "no $m: run the record phase"; return; }
+	[ -d "$m" ] || { fail "recordings present" "no $m: run the record phase"; return 0; }
 	check "record: exit status 0" [ "$(cat "$dir/main.rc")" = 0 ]
 	check "record: says what it recorded and lost" \
 		grep -q "recorded [0-9]* events.*in $m" "$dir/main.log"
@@ -97,6 +122,15 @@ check_phase() {
 		-a -s "$m/header_event" -a -s "$m/available_events" -a -s "$m/comm" \
 		-a -s "$m/cpu0.raw"
 	check "record: previous maskset restored" cmp -s "$dir/maskset.before" "$dir/maskset.after"
+	check "record: kallsyms saved, with the kernel's addresses" \
+		python3 - "$m/kallsyms" <<-'EOF'
+		import sys
+		syms = [l.split() for l in open(sys.argv[1])]
+		text = {f[2]: int(f[0], 16) for f in syms if len(f) >= 3 and f[1] in 'tT'}
+		print("    %d symbols, hrtimer_wakeup at %#x" %
+		      (len(syms), text.get('hrtimer_wakeup', 0)))
+		sys.exit(0 if len(syms) > 1000 and text.get('hrtimer_wakeup') else 1)
+	EOF
 
 	run report "$lkst" report --ns "$m"
 	check "report: exit status 0, no sanitizer report" \
@@ -117,6 +151,88 @@ check_phase() {
 	check "report: --event and --comm filter" eval \
 		'[ "$(rc report_filter)" = 0 ] && [ -s "$dir/out.report_filter" ] &&
 		 ! grep -vq " lkst  *SYSCALL_" "$dir/out.report_filter"'
+
+	# Code addresses as symbols: the 100 ms sleep ends in hrtimer_wakeup.
+	check "report: code addresses as symbols (func=hrtimer_wakeup wakes the sleeper)" \
+		python3 - "$dir/out.report" "$(cat "$dir/sleeper.pid")" <<-'EOF'
+		import re, sys
+		pid = sys.argv[2]; timers = []; out = None; ends = []
+		for l in open(sys.argv[1]):
+		    f = l.split(); ts = int(f[0].replace('.', ''))
+		    if f[4] == 'HRTIMER_RUN' and 'func=hrtimer_wakeup' in f:
+		        timers.append(ts)
+		    elif f[4] == 'PROCESS_CONTEXTSWITCH' and re.match(r'prev=%s\[' % pid, f[5]):
+		        out = ts
+		    elif f[4] == 'PROCESS_WAKEUP' and re.match(r'pid=%s\[' % pid, f[5]):
+		        if out is not None and ts - out >= 90000000:
+		            ends.append(ts)    # the end of the 100 ms sleep
+		        out = None
+		near = [w for w in ends if any(0 <= w - t <= 5000000 for t in timers)]
+		print("    %d HRTIMER_RUN func=hrtimer_wakeup; pid %s woken after >= 90 ms"
+		      " asleep at %s, %d of them within 5 ms of one" %
+		      (len(timers), pid, ends, len(near)))
+		sys.exit(0 if near else 1)
+	EOF
+	rm -rf "$dir/nosyms" "$dir/hidden" "$dir/module"
+	cp -r "$m" "$dir/nosyms"
+	rm "$dir/nosyms/kallsyms"
+	run nosyms "$lkst" report --ns "$dir/nosyms"
+	check "report: without kallsyms (older recordings) code addresses in hex" eval \
+		'[ "$(rc nosyms)" = 0 ] && sane nosyms && ! grep -q kallsyms "$dir/err.nosyms" &&
+		 grep -q " HRTIMER_RUN .*func=0x[0-9a-f]" "$dir/out.nosyms"'
+	check "report: code addresses resolved as kallsyms says" \
+		python3 - "$m/kallsyms" "$dir/out.nosyms" "$dir/out.report" <<-'EOF'
+		import bisect, sys
+		code = {('INT_HARDWARE_ENTRY', 'handler'), ('INT_TASKLET_ENTRY', 'func'),
+		        ('INT_TASKLET_EXIT', 'func'), ('EXCEPTION_PAGEFAULT_KERNEL', 'ip'),
+		        ('MEM_KMALLOC', 'call_site'), ('MEM_KFREE', 'call_site'),
+		        ('MEM_CACHE_ALLOC', 'call_site'), ('MEM_CACHE_FREE', 'call_site'),
+		        ('TIMER_ADD', 'func'), ('TIMER_RUN', 'func'), ('HRTIMER_RUN', 'func'),
+		        ('WQ_EXECUTE', 'func')}
+		# nearest symbol at or below, first of the file among aliases, code only
+		syms = []
+		for i, l in enumerate(open(sys.argv[1])):
+		    f = l.split()
+		    if len(f) >= 3 and int(f[0], 16):
+		        mod = f[3].strip('[]') if len(f) > 3 else None
+		        syms.append((int(f[0], 16), i, f[2], f[1] in 'tTwW', mod))
+		syms.sort()
+		syms = [s for k, s in enumerate(syms) if not k or syms[k - 1][0] != s[0]]
+		addrs = [s[0] for s in syms]
+		def name(v):
+		    k = bisect.bisect_right(addrs, v)
+		    if not k or not syms[k - 1][3] or (k == len(syms) and addrs[k - 1] != v):
+		        return hex(v)
+		    a, _, n, _, mod = syms[k - 1]
+		    return n + ('+%#x' % (v - a) if v != a else '') + ('[%s]' % mod if mod else '')
+		n = bad = 0; seen = set()
+		for h, s in zip(open(sys.argv[2]), open(sys.argv[3])):
+		    h, s = h.split(), s.split()
+		    for x, y in zip(h, s):
+		        k, _, v = x.partition('=')
+		        if len(h) > 5 and (h[4], k) in code:
+		            n += 1; seen.add(h[4])
+		            x = k + '=' + name(int(v, 16))
+		        if x != y:
+		            bad += 1
+		            if bad < 5: print("    %s: %s, expected %s" % (h[4], y, x))
+		print("    %d code addresses (%s), %d differ" % (n, ' '.join(sorted(seen)), bad))
+		sys.exit(0 if n and not bad else 1)
+	EOF
+	cp -r "$m" "$dir/hidden"
+	sed -i 's/^[0-9a-f]*/0000000000000000/' "$dir/hidden/kallsyms"
+	run hidden "$lkst" report "$dir/hidden"
+	check "report: kallsyms without addresses (kptr_restrict): a warning, hex" eval \
+		'[ "$(rc hidden)" = 0 ] && sane hidden &&
+		 grep -q "every address is 0.*kptr_restrict" "$dir/err.hidden" &&
+		 grep -q " HRTIMER_RUN .*func=0x[0-9a-f]" "$dir/out.hidden"'
+	cp -r "$m" "$dir/module"
+	sed -i 's/^\([0-9a-f]*\) [tT] hrtimer_wakeup$/\1 t lkst_fake_fn\t[lkst_fake]/' \
+		"$dir/module/kallsyms"
+	run module "$lkst" report "$dir/module"
+	check "report: module symbols as name[module]" eval \
+		'[ "$(rc module)" = 0 ] && sane module &&
+		 grep -q " HRTIMER_RUN .*func=lkst_fake_fn\[lkst_fake\]" "$dir/out.module"'
 
 	run states "$lkst" states "$m" --svg "$dir/states.svg"
 	check "states: exit status 0, no sanitizer report" \
@@ -331,9 +447,21 @@ check_phase() {
 }
 
 case $phase in
-record) record ;;
+record)
+	record
+	exit
+	;;
 check) check_phase ;;
-all) record; check_phase ;;
-*) sed -n '4,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+all)
+	record
+	rc=$?
+	if [ $rc = 4 ]; then
+		printf 'KTAP version 1\n1..1\nok 1 lkst: record # SKIP no LKST in this kernel\n'
+		exit 4
+	fi
+	check_phase
+	;;
+*) sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
+ktap
 exit $failed
