@@ -221,11 +221,11 @@ static const struct lkst_parse_case lkst_parse_cases[] = {
 	  "Duplicate event", 0 },
 };
 
-/* Parameter descriptions go into KTAP lines: no control characters */
+/* Parameter descriptions go into KTAP lines: no control characters, no # */
 static void lkst_test_printable(char *desc)
 {
 	for (; *desc; desc++)
-		if (!isprint(*desc))
+		if (!isprint(*desc) || *desc == '#')
 			*desc = '.';
 }
 
