@@ -160,7 +160,7 @@ typedef void (*lkst_handler_fn)(struct lkst_handler *h, struct lkst_buffer *buf,
  * @private:	for the handler's own use
  * @id:		assigned by lkst_register_handler() (2..254)
  * @list:	internal
- * @users:	internal: number of masksets referring to the handler
+ * @users:	internal: number of maskset lines that use the handler
  */
 struct lkst_handler {
 	const char		*name;

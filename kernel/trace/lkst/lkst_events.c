@@ -458,7 +458,7 @@ static int lkst_panic_notify(struct notifier_block *nb, unsigned long code,
 
 static struct notifier_block lkst_panic_nb = {
 	.notifier_call	= lkst_panic_notify,
-	/* Before the kdump/reboot notifiers, so the event is recorded. */
+	/* First in the chain (which kdump skips unless crash_kexec_post_notifiers). */
 	.priority	= INT_MAX,
 };
 

@@ -23,7 +23,6 @@
 #define LKST_FILE_HEVENT	"header_event"
 #define LKST_FILE_EVENTS	"available_events"
 #define LKST_FILE_COMM		"comm"
-#define LKST_FILE_INFO		"info"
 #define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
 
 /* One decoded record: struct lkst_record plus its time and CPU */

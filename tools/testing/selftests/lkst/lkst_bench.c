@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkst_bench - the user-space loops behind 'make bench'.
+ * lkst_bench - user-space loops for measuring LKST's cost per event.
  *
  *   lkst_bench syscall N    N calls of getppid(): one SYSCALL_ENTRY and one
  *                           SYSCALL_EXIT event each
