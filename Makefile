@@ -13,7 +13,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import export apply build kunit selftest check demo bench vm fuzz ftracetest clean help
+.PHONY: all deps base import export apply build kunit selftest crash-test check demo bench vm fuzz ftracetest clean help
 
 all: build
 
@@ -24,6 +24,7 @@ help:
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
+	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
 	@echo "  make bench     LKST and ftrace cost, side by side, in the VM"
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
@@ -53,6 +54,9 @@ kunit: apply
 
 selftest: build
 	scripts/selftest
+
+crash-test: build
+	scripts/crash-test
 
 check: deps
 	scripts/check

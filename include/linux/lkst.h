@@ -55,7 +55,7 @@ struct module;
  * @LKST_EV_HRTIMER_RUN: hrtimer_expire_entry
  * @LKST_EV_WQ_EXECUTE: workqueue_execute_start
  * @LKST_EV_O_PRINTK: console
- * @LKST_EV_O_PANIC: the panic notifier chain
+ * @LKST_EV_O_PANIC: panic(), from its "Kernel panic - not syncing" line
  * @LKST_NR_EVENTS: one past the highest ID
  *
  * Each entry names the tracepoint the event is attached to.

@@ -164,6 +164,50 @@ void __lkst_buffer_unpin(struct lkst_buffer *buf)
 	buf->users--;
 }
 
+/* A buffer around @rb, which it frees with the last reference; on, overwrite */
+static struct lkst_buffer *lkst_buffer_new(const char *name,
+					   struct trace_buffer *rb,
+					   unsigned long size_kb)
+{
+	struct lkst_buffer *buf;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	if (!buf)
+		return NULL;
+	buf->cpu = alloc_percpu(struct lkst_buffer_cpu);
+	if (!buf->cpu) {
+		kfree(buf);
+		return NULL;
+	}
+	buf->rb = rb;
+	strscpy(buf->name, name);
+	kref_init(&buf->kref);
+	mutex_init(&buf->resize_lock);
+	buf->size_kb = size_kb;
+	buf->overwrite = true;
+	buf->on = true;
+	return buf;
+}
+
+/**
+ * lkst_buffer_wrap - a read-only buffer around another boot's records
+ * @name: its name (it is not on the list of buffers masksets name)
+ * @rb: the ring buffer, owned by the buffer from now on if this succeeds
+ *
+ * Return: the buffer, off, or NULL.
+ */
+struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb)
+{
+	struct lkst_buffer *buf;
+
+	buf = lkst_buffer_new(name, rb, ring_buffer_size(rb, 0) >> 10);
+	if (buf) {
+		buf->on = false;
+		buf->last_boot = true;
+	}
+	return buf;
+}
+
 /**
  * __lkst_buffer_create - create a buffer (its files are made separately)
  * @name: its name
@@ -174,6 +218,7 @@ void __lkst_buffer_unpin(struct lkst_buffer *buf)
  */
 struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb)
 {
+	struct trace_buffer *rb;
 	struct lkst_buffer *buf;
 
 	lockdep_assert_held(&lkst_mutex);
@@ -185,24 +230,14 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	if (lkst_default_buf && lkst_nr_user_buffers >= LKST_MAX_USER_BUFFERS)
 		return ERR_PTR(-ENOSPC);
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
-	if (!buf)
+	rb = ring_buffer_alloc(size_kb << 10, RB_FL_OVERWRITE);
+	if (!rb)
 		return ERR_PTR(-ENOMEM);
-	buf->cpu = alloc_percpu(struct lkst_buffer_cpu);
-	buf->rb = ring_buffer_alloc(size_kb << 10, RB_FL_OVERWRITE);
-	if (!buf->cpu || !buf->rb) {
-		if (buf->rb)
-			ring_buffer_free(buf->rb);
-		free_percpu(buf->cpu);
-		kfree(buf);
+	buf = lkst_buffer_new(name, rb, size_kb);
+	if (!buf) {
+		ring_buffer_free(rb);
 		return ERR_PTR(-ENOMEM);
 	}
-	strscpy(buf->name, name);
-	kref_init(&buf->kref);
-	mutex_init(&buf->resize_lock);
-	buf->size_kb = size_kb;
-	buf->overwrite = true;
-	buf->on = true;
 	if (lkst_default_buf)
 		lkst_nr_user_buffers++;
 	list_add_tail(&buf->list, &lkst_buffers);
@@ -301,7 +336,8 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_clear);
  * Records dropped by shrinking count as overrun; records attempted while
  * the ring buffer is being resized count as lost.
  *
- * Return: 0; -EINVAL if @size_kb is outside the bounds; -EBUSY while
+ * Return: 0; -EINVAL if @size_kb is outside the bounds; -EPERM for a
+ * persistent buffer (its size is set by reserve_mem=); -EBUSY while
  * the buffer's trace file is open (its iterators pin the pages); -ENODEV
  * if @buf was removed; -ENOMEM.
  */
@@ -311,6 +347,9 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 
 	if (size_kb < LKST_BUF_MIN_KB || size_kb > LKST_BUF_MAX_KB)
 		return -EINVAL;
+	/* Its memory is what reserve_mem= set aside */
+	if (buf->persistent)
+		return -EPERM;
 	/*
 	 * A removed buffer's ring buffer lives as long as the caller's
 	 * reference; a large resize may take seconds, and must not keep
@@ -321,11 +360,15 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 			return -ENODEV;
 	}
 	guard(mutex)(&buf->resize_lock);
+	/* The dump's iterators would make the resize fail with -EBUSY. */
+	if (buf == lkst_default_buf)
+		lkst_dump_suspend();
 	ret = ring_buffer_resize(buf->rb, size_kb << 10, RING_BUFFER_ALL_CPUS);
-	if (ret < 0)
-		return ret;
-	WRITE_ONCE(buf->size_kb, size_kb);
-	return 0;
+	if (!ret)
+		WRITE_ONCE(buf->size_kb, size_kb);
+	if (buf == lkst_default_buf)
+		lkst_dump_resume();
+	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 
@@ -400,11 +443,23 @@ int __lkst_user_buffers_clear(void)
 int __init lkst_buffers_init(void)
 {
 	struct lkst_buffer *buf;
+	struct trace_buffer *rb;
+	unsigned long size_kb;
 
 	guard(mutex)(&lkst_mutex);
-	buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER, LKST_BUF_DEFAULT_KB);
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	rb = lkst_persist_init(&size_kb);
+	if (!rb) {
+		buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER, LKST_BUF_DEFAULT_KB);
+		if (IS_ERR(buf))
+			return PTR_ERR(buf);
+		lkst_default_buf = buf;
+		return 0;
+	}
+	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, rb, size_kb);
+	if (!buf)
+		return -ENOMEM;
+	buf->persistent = true;
+	list_add_tail(&buf->list, &lkst_buffers);
 	lkst_default_buf = buf;
 	return 0;
 }

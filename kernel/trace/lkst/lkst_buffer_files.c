@@ -485,7 +485,9 @@ static int lkst_trace_open(struct inode *inode, struct file *filp)
 	if (ret)
 		return ret;
 
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC))
+	/* The previous boot's records are cleared by the next boot only */
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC) &&
+	    !buf->last_boot)
 		lkst_buffer_clear(buf);
 
 	if (!(filp->f_mode & FMODE_READ)) {
@@ -502,7 +504,8 @@ static int lkst_trace_open(struct inode *inode, struct file *filp)
 	/* NULL for CPUs the ring buffer has not set up (never online) */
 	for_each_possible_cpu(cpu)
 		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
-	ti->end = ring_buffer_time_stamp(buf->rb);
+	/* Another boot's clock: all of it */
+	ti->end = buf->last_boot ? U64_MAX : ring_buffer_time_stamp(buf->rb);
 
 	ret = seq_open(filp, &lkst_trace_seq_ops);
 	if (ret) {
@@ -546,6 +549,14 @@ static const struct file_operations lkst_trace_fops = {
 	.open		= lkst_trace_open,
 	.read		= seq_read,
 	.write		= lkst_trace_write,
+	.llseek		= lkst_trace_lseek,
+	.release	= lkst_trace_release,
+};
+
+/* last_boot/trace: no write, so no "> trace" either */
+static const struct file_operations lkst_last_boot_trace_fops = {
+	.open		= lkst_trace_open,
+	.read		= seq_read,
 	.llseek		= lkst_trace_lseek,
 	.release	= lkst_trace_release,
 };
@@ -617,6 +628,8 @@ static ssize_t lkst_size_write(struct file *filp, const char __user *ubuf,
 	ret = lkst_buffer_resize(buf, val);
 	if (ret == -EBUSY)
 		lkst_log_err(loc, cmd, LKST_ERR_RESIZE_BUSY, 0);
+	else if (ret == -EPERM)
+		lkst_log_err(loc, cmd, LKST_ERR_PERSISTENT, 0);
 	else if (ret == -ENODEV)
 		lkst_log_err(loc, cmd, LKST_ERR_REMOVED, 0);
 	else if (ret)
@@ -722,21 +735,28 @@ static const struct file_operations lkst_clear_fops = {
  */
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 {
+	/* last_boot/: the previous boot's records, read only */
+	bool ro = buf->last_boot;
 	struct dentry *percpu, *cpudir, *f;
 	char name[16];
 	int cpu;
 
-	if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
-			       &lkst_trace_fops) ||
-	    !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, dir, buf,
-			       &lkst_size_fops) ||
-	    !trace_create_file("overwrite", TRACE_MODE_WRITE, dir, buf,
-			       &lkst_overwrite_fops) ||
-	    !trace_create_file("tracing_on", TRACE_MODE_WRITE, dir, buf,
-			       &lkst_on_fops) ||
-	    !trace_create_file("clear", TRACE_MODE_WRITE, dir, buf,
-			       &lkst_clear_fops))
+	if (ro) {
+		if (!trace_create_file("trace", TRACE_MODE_READ, dir, buf,
+				       &lkst_last_boot_trace_fops))
+			return -ENOMEM;
+	} else if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
+				      &lkst_trace_fops) ||
+		   !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, dir,
+				      buf, &lkst_size_fops) ||
+		   !trace_create_file("overwrite", TRACE_MODE_WRITE, dir, buf,
+				      &lkst_overwrite_fops) ||
+		   !trace_create_file("tracing_on", TRACE_MODE_WRITE, dir, buf,
+				      &lkst_on_fops) ||
+		   !trace_create_file("clear", TRACE_MODE_WRITE, dir, buf,
+				      &lkst_clear_fops)) {
 		return -ENOMEM;
+	}
 
 	percpu = tracefs_create_dir("per_cpu", dir);
 	if (IS_ERR_OR_NULL(percpu))
@@ -752,6 +772,9 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 		if (!f)
 			return -ENOMEM;
 		d_inode(f)->i_cdev = (void *)(cpu + 1L);
+		/* the accounting is of this boot's writes */
+		if (ro)
+			continue;
 		f = trace_create_file("stats", TRACE_MODE_READ, cpudir, buf,
 				      &lkst_stats_fops);
 		if (!f)

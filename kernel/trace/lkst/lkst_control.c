@@ -889,10 +889,25 @@ static const struct {
 	{ "available_handlers",	TRACE_MODE_READ, &lkst_available_handlers_fops },
 	{ "user_masksets",	TRACE_MODE_WRITE, &lkst_user_masksets_fops },
 	{ "user_buffers",	TRACE_MODE_WRITE, &lkst_user_buffers_fops },
+	/* the last three: lkst_format_create_files() */
 	{ "format",		TRACE_MODE_READ, &lkst_format_fops },
 	{ "header_page",	TRACE_MODE_READ, &lkst_header_page_fops },
 	{ "header_event",	TRACE_MODE_READ, &lkst_header_event_fops },
 };
+
+/* The record format files, also in last_boot/ (the same kernel wrote it) */
+int lkst_format_create_files(struct dentry *dir)
+{
+	int i;
+
+	for (i = ARRAY_SIZE(lkst_control_files) - 3;
+	     i < ARRAY_SIZE(lkst_control_files); i++)
+		if (!trace_create_file(lkst_control_files[i].name,
+				       lkst_control_files[i].mode, dir, NULL,
+				       lkst_control_files[i].fops))
+			return -ENOMEM;
+	return 0;
+}
 
 /**
  * lkst_control_files_init - create the control files under @top

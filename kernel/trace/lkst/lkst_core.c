@@ -81,6 +81,7 @@
 #include <linux/init.h>
 #include <linux/irq_work.h>
 #include <linux/poll.h>
+#include <linux/stringify.h>
 #include <linux/tracefs.h>
 #include <linux/wait.h>
 
@@ -138,6 +139,9 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_RESIZE_BUSY] = "Cannot resize while trace is open",
 	[LKST_ERR_EARLIER_ERROR] = "Not committed: an earlier write failed",
 	[LKST_ERR_NO_MEMORY] = "Out of memory",
+	[LKST_ERR_DUMP_RANGE] = "Records per CPU out of range [0, "
+				 __stringify(LKST_DUMP_MAX) "]",
+	[LKST_ERR_PERSISTENT] = "Persistent buffer: its size is set by reserve_mem=",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);
@@ -325,6 +329,9 @@ static int __init lkst_init(void)
 		pr_err("initialization failed: %d\n", ret);
 		return ret;
 	}
+	ret = lkst_dump_init();
+	if (ret)
+		pr_warn("no dump on oops: %d\n", ret);
 	if (!lkst_boot_maskset[0])
 		return 0;
 
@@ -362,6 +369,10 @@ static int __init lkst_init_tracefs(void)
 			       NULL, &lkst_notify_fops))
 		goto err;
 	ret = lkst_control_files_init(lkst_top_dir);
+	if (!ret)
+		ret = lkst_dump_create_files(lkst_top_dir);
+	if (!ret)
+		ret = lkst_persist_create_files(lkst_top_dir);
 	if (ret)
 		goto err;
 	ret = __lkst_buffer_create_files(lkst_buffer_default(), lkst_top_dir);

@@ -14,6 +14,7 @@
 #include <linux/interrupt.h>
 #include <linux/mm.h>
 #include <linux/notifier.h>
+#include <linux/panic.h>
 #include <linux/panic_notifier.h>
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
@@ -439,15 +440,52 @@ static void lkst_dispatch_text(unsigned int event, u64 a0, const char *text,
 }
 
 #ifdef CONFIG_PRINTK
+/*
+ * Not while an oops or panic is being printed: those lines are on the
+ * console and in the kernel log anyway, and would push what led to the
+ * crash out of the buffer and out of lkst.dump_on_oops.
+ */
 static void lkst_probe_console(void *data, const char *text, size_t len)
 {
+	if (unlikely(oops_in_progress))
+		return;
 	lkst_dispatch_text(LKST_EV_O_PRINTK, len, text, len);
 }
 
 LKST_TP(console)
 #endif
 
-/* Panic is not a tracepoint: hook the panic notifier chain instead. */
+#ifdef CONFIG_PRINTK
+/*
+ * Panic is not a tracepoint.  panic() prints "Kernel panic - not syncing:
+ * MSG" before it starts a kdump kernel, which the panic notifiers only
+ * follow (and so would not record) unless crash_kexec_post_notifiers is
+ * set: take the record from that line, on the CPU that panics.
+ */
+#define LKST_PANIC_PREFIX	"Kernel panic - not syncing: "
+
+static void lkst_probe_console_panic(void *data, const char *text, size_t len)
+{
+	const size_t plen = sizeof(LKST_PANIC_PREFIX) - 1;
+	int cpu = raw_smp_processor_id();
+
+	if (len < plen || atomic_read(&panic_cpu) != cpu ||
+	    memcmp(text, LKST_PANIC_PREFIX, plen))
+		return;
+	lkst_dispatch_text(LKST_EV_O_PANIC, cpu, text + plen, len - plen);
+}
+
+static int lkst_attach_panic(void)
+{
+	return register_trace_console(lkst_probe_console_panic, NULL);
+}
+
+static void lkst_detach_panic(void)
+{
+	unregister_trace_console(lkst_probe_console_panic, NULL);
+}
+#else
+/* Without printk, the panic notifier chain (which kdump skips). */
 static int lkst_panic_notify(struct notifier_block *nb, unsigned long code,
 			     void *msg)
 {
@@ -458,7 +496,6 @@ static int lkst_panic_notify(struct notifier_block *nb, unsigned long code,
 
 static struct notifier_block lkst_panic_nb = {
 	.notifier_call	= lkst_panic_notify,
-	/* First in the chain (which kdump skips unless crash_kexec_post_notifiers). */
 	.priority	= INT_MAX,
 };
 
@@ -472,6 +509,7 @@ static void lkst_detach_panic(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &lkst_panic_nb);
 }
+#endif
 
 #define LKST_EVENT(_id, _prim, _fn, _fmt, ...)				\
 	[LKST_EV_##_id] = {						\

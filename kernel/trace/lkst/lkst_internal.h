@@ -23,6 +23,7 @@
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
+#include <linux/utsname.h>
 
 #define LKST_NAME_MAX		32	/* including the NUL */
 #define LKST_LINE_MAX		128	/* of a maskset table */
@@ -106,6 +107,8 @@ struct lkst_buffer {
 	bool			on;		/* tracing_on */
 	bool			overwrite;
 	bool			removed;	/* set under lkst_mutex */
+	bool			last_boot;	/* lkst/last_boot/: read only */
+	bool			persistent;	/* in reserve_mem: fixed size */
 	unsigned long		size_kb;	/* per CPU, under resize_lock */
 	/* resizes take long: not under lkst_mutex, which opens need */
 	struct mutex		resize_lock;
@@ -171,6 +174,7 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
 int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
 int lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
 int lkst_buffers_init(void);
+struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 
 /* Per-CPU accounting: written == read + entries + overrun + lost */
@@ -217,6 +221,8 @@ struct lkst_maskset {
 	char			name[LKST_NAME_MAX];
 	bool			builtin;
 	bool			removed;	/* set under lkst_mutex */
+	bool			last_boot;	/* lkst/last_boot/: read only */
+	bool			persistent;	/* in reserve_mem: fixed size */
 	/* current + lkst_maskset_get() holders; removal is -EBUSY while > 0 */
 	atomic_t		users;
 	/* the memory: the list and open files of masksets/NAME */
@@ -294,7 +300,70 @@ int lkst_masksets_init(void);
 extern struct dentry *lkst_masksets_dir;
 extern struct dentry *lkst_buffers_dir;
 int lkst_control_files_init(struct dentry *top);
+int lkst_format_create_files(struct dentry *dir);
 void lkst_format_print(struct seq_buf *s);
+
+/* lkst_dump.c */
+#define LKST_DUMP_MAX		1000	/* records per CPU on the console */
+#define LKST_DUMP_LINE_MAX	256
+
+struct ring_buffer_iter;
+
+/* Non-consuming iterators over every CPU of a buffer, allocated ahead. */
+struct lkst_dump_iters {
+	unsigned int			nr_cpus;
+	struct {
+		struct ring_buffer_iter	*it;	/* NULL: CPU never online */
+		unsigned int		left;	/* records still to print */
+	} cpu[];
+};
+
+struct lkst_dump_iters *lkst_dump_iters_alloc(struct trace_buffer *rb);
+void lkst_dump_iters_free(struct lkst_dump_iters *di);
+unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
+			       void (*out)(const char *line, void *data),
+			       void *data);
+int lkst_dump_set(unsigned int nr);
+unsigned int lkst_dump_get(void);
+void lkst_dump_suspend(void);
+void lkst_dump_resume(void);
+int lkst_dump_create_files(struct dentry *top);
+int lkst_dump_init(void);
+
+/* lkst_persist.c */
+#define LKST_PERSIST_MAGIC		0x4c4b5354	/* "LKST" */
+#define LKST_PERSIST_VERSION		1
+#define LKST_PERSIST_MIN_PAGES		4	/* per CPU and half */
+#define LKST_PERSIST_REASON_MAX		160
+#define LKST_PERSIST_ENDED_OOPS		BIT(0)
+#define LKST_PERSIST_ENDED_PANIC	BIT(1)
+#define LKST_PERSIST_ENDED_REBOOT	BIT(2)
+
+/*
+ * The first page of the reserved memory: which half the boot that wrote
+ * it records into, and what a later boot needs to trust that half.
+ */
+struct lkst_persist_hdr {
+	u32	magic;
+	u32	version;
+	u32	hdr_size;
+	u32	nr_cpus;	/* nr_cpu_ids */
+	u64	range_size;	/* of the reserved memory */
+	u64	boot;		/* sequence number of the boot */
+	s64	boot_time;	/* its wall-clock time at boot, s */
+	u32	active;		/* the half it records into: 0 or 1 */
+	u32	ended;		/* LKST_PERSIST_ENDED_* */
+	char	release[__NEW_UTS_LEN + 1];
+	char	kversion[__NEW_UTS_LEN + 1];
+};
+
+void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
+			   u32 active, u64 boot);
+bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
+			char *why, size_t len);
+struct trace_buffer *lkst_persist_init(unsigned long *size_kb);
+void lkst_persist_info_print(struct seq_buf *s);
+int lkst_persist_create_files(struct dentry *top);
 
 /* lkst_core.c */
 
@@ -323,6 +392,8 @@ enum lkst_err_type {
 	LKST_ERR_RESIZE_BUSY,
 	LKST_ERR_EARLIER_ERROR,
 	LKST_ERR_NO_MEMORY,
+	LKST_ERR_DUMP_RANGE,
+	LKST_ERR_PERSISTENT,
 	LKST_NR_ERRS
 };
 

@@ -24,6 +24,7 @@
 #define LKST_FILE_EVENTS	"available_events"
 #define LKST_FILE_COMM		"comm"
 #define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
+#define LKST_FILE_LAST_BOOT	"last_boot.info"	/* record --last-boot */
 
 /* One decoded record: struct lkst_record plus its time and CPU */
 struct lkst_event {

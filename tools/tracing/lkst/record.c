@@ -70,6 +70,7 @@ static void lkst_record_usage(FILE *f)
 	fprintf(f,
 		"usage: lkst record [-m MASKSET] [-s SIZE_KB] [-o DIR] [--rotate SIZE,COUNT]\n"
 		"                   [-- COMMAND [ARGS...]]\n"
+		"       lkst record --last-boot [-o DIR]\n"
 		"\n"
 		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
 		"exits (or until SIGINT/SIGTERM without one), then restore the previous\n"
@@ -78,11 +79,16 @@ static void lkst_record_usage(FILE *f)
 		"of /proc/kallsyms for the names of code addresses), so that it can be\n"
 		"analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
 		"\n"
+		"With --last-boot, save the records the previous boot left in the\n"
+		"persistent buffer (lkst/last_boot/, see lkst.persist=) as such a\n"
+		"recording instead; nothing is recorded.  Reading them consumes them.\n"
+		"\n"
 		"  -m, --maskset NAME     maskset to record with (default RDEFAULT)\n"
 		"  -s, --size KB          per-CPU buffer size while recording\n"
 		"  -o, --output DIR       recording directory (default lkst.data)\n"
 		"  -r, --rotate SIZE,COUNT  flight recorder on disk: at most COUNT files of\n"
 		"                         SIZE KiB per CPU (cpuN.raw.SEQ), oldest removed\n"
+		"      --last-boot        save the previous boot's records\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Needs root (or write access to /sys/kernel/tracing/lkst).\n");
@@ -678,6 +684,195 @@ static int lkst_prepare_dir(const char *dir)
 	return 0;
 }
 
+/* Copy lkst/SRC to DIR/DST; 0 or -errno, with a message */
+static int lkst_copy_lkst_file(const char *dir, const char *src,
+			       const char *dst)
+{
+	char *buf, *path;
+	int ret;
+
+	buf = lkst_tracefs_read(src);
+	if (!buf)
+		return -EIO;
+	path = lkst_path(dir, dst);
+	ret = lkst_write_file(path, buf, strlen(buf));
+	if (ret)
+		lkst_err("%s: %s", path, strerror(-ret));
+	free(path);
+	free(buf);
+	return ret;
+}
+
+/* A "key: value" line of last_boot/info, or NULL */
+static char *lkst_info_value(const char *info, const char *key, char *val,
+			     size_t size)
+{
+	size_t len = strlen(key);
+	const char *p = info, *end;
+
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':' && p[len + 1] == ' ') {
+			p += len + 2;
+			end = strchrnul(p, '\n');
+			snprintf(val, size, "%.*s", (int)(end - p), p);
+			return val;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+/*
+ * kallsyms of this boot, moved to where the previous boot had its code
+ * (text_delta is this boot's address minus the previous one's: KASLR).
+ */
+static void lkst_save_kallsyms_moved(const char *dir, long long delta)
+{
+	char *buf, *line, *next, *path, *end;
+	unsigned long long addr;
+	FILE *f;
+
+	if (lkst_read_file("/proc/kallsyms", &buf, NULL)) {
+		lkst_warn("/proc/kallsyms unreadable: code addresses will be shown in hex");
+		return;
+	}
+	if (lkst_kallsyms_hidden(buf)) {
+		lkst_warn("/proc/kallsyms hides the addresses: code addresses will be shown in hex");
+		free(buf);
+		return;
+	}
+	path = lkst_path(dir, LKST_FILE_KALLSYMS);
+	f = fopen(path, "w");
+	if (!f) {
+		lkst_warn("%s: %s", path, strerror(errno));
+		goto out;
+	}
+	for (line = buf; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		errno = 0;
+		addr = strtoull(line, &end, 16);
+		if (errno || end != line + 16 || *end != ' ')
+			continue;
+		fprintf(f, "%016llx%s\n", addr - delta, line + 16);
+	}
+	if (fclose(f))
+		lkst_warn("%s: %s", path, strerror(errno));
+out:
+	free(path);
+	free(buf);
+}
+
+/* Drain last_boot/per_cpu/cpuN/raw into DIR/cpuN.raw; -1 if there is none */
+static long long lkst_save_last_boot_cpu(const char *dir, int cpu)
+{
+	char name[64], *path, *out, page[65536];
+	long long total = 0;
+	ssize_t n;
+	int in, fd;
+
+	snprintf(name, sizeof(name), "last_boot/per_cpu/cpu%d/raw", cpu);
+	path = lkst_lkst_file(name);
+	in = path ? open(path, O_RDONLY | O_NONBLOCK) : -1;
+	tracefs_put_tracing_file(path);
+	if (in < 0)
+		return -1;
+	snprintf(name, sizeof(name), "cpu%d.raw", cpu);
+	out = lkst_path(dir, name);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		lkst_err("%s: %s", out, strerror(errno));
+		total = -2;
+		goto out;
+	}
+	while ((n = read(in, page, sizeof(page))) > 0) {
+		if (write(fd, page, n) != n) {
+			lkst_err("%s: %s", out, strerror(errno));
+			total = -2;
+			break;
+		}
+		total += n;
+	}
+	if (n < 0 && errno != EAGAIN) {
+		lkst_err("%s: %s", name, strerror(errno));
+		total = -2;
+	}
+	close(fd);
+out:
+	free(out);
+	close(in);
+	return total;
+}
+
+/* lkst record --last-boot: a recording of what the previous boot left */
+static int lkst_record_last_boot(const char *dir)
+{
+	char *info, val[256], *path;
+	long long delta = 0, n;
+	int cpu, ret = LKST_EXIT_FAIL;
+	FILE *comm;
+
+	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/last_boot/info")) {
+		lkst_err("no %s/last_boot/info: this kernel has no persistent LKST buffer, tracefs is not mounted, or you are not root",
+			 LKST_TRACEFS_DIR);
+		return LKST_EXIT_FAIL;
+	}
+	info = lkst_tracefs_read("last_boot/info");
+	if (!info)
+		return LKST_EXIT_FAIL;
+	if (!lkst_info_value(info, "status", val, sizeof(val)) ||
+	    strcmp(val, "kept")) {
+		lkst_err("no records of the previous boot: %s",
+			 lkst_info_value(info, "reason", val, sizeof(val)) ?
+			 val : "see last_boot/info");
+		goto out;
+	}
+	if (lkst_info_value(info, "text_delta", val, sizeof(val)))
+		delta = strtoll(val, NULL, 10);
+	if (lkst_prepare_dir(dir) ||
+	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_FORMAT, LKST_FILE_FORMAT) ||
+	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HPAGE, LKST_FILE_HPAGE) ||
+	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HEVENT, LKST_FILE_HEVENT) ||
+	    lkst_copy_lkst_file(dir, "last_boot/info", LKST_FILE_LAST_BOOT) ||
+	    /* the same kernel: the same event table */
+	    lkst_copy_lkst_file(dir, LKST_FILE_EVENTS, LKST_FILE_EVENTS))
+		goto out;
+	/* The previous boot's process names are not known */
+	path = lkst_path(dir, LKST_FILE_COMM);
+	comm = fopen(path, "w");
+	if (!comm || fclose(comm)) {
+		lkst_err("%s: %s", path, strerror(errno));
+		free(path);
+		goto out;
+	}
+	free(path);
+	lkst_save_kallsyms_moved(dir, delta);
+
+	for (cpu = 0; cpu < LKST_MAX_CPUS; cpu++) {
+		n = lkst_save_last_boot_cpu(dir, cpu);
+		if (n == -1)
+			break;
+		if (n < 0)
+			goto out;
+		fprintf(stderr, "lkst: cpu%d: %lld bytes of the previous boot\n",
+			cpu, n);
+	}
+	if (!cpu) {
+		lkst_err("%s/last_boot/per_cpu: no CPUs", LKST_TRACEFS_DIR);
+		goto out;
+	}
+	fprintf(stderr, "lkst: saved the previous boot (%s) into %s\n",
+		lkst_info_value(info, "release", val, sizeof(val)) ? val : "?",
+		dir);
+	ret = LKST_EXIT_OK;
+out:
+	free(info);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -685,6 +880,7 @@ int cmd_record(int argc, char **argv)
 		{ "size",	required_argument,	NULL, 's' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "rotate",	required_argument,	NULL, 'r' },
+		{ "last-boot",	no_argument,		NULL, 'L' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ }
 	};
@@ -692,6 +888,7 @@ int cmd_record(int argc, char **argv)
 	char *prev = NULL, *list = NULL, *old_size = NULL, *path, val[32];
 	int opt, sfd = -1, status = 0, ret = LKST_EXIT_FAIL;
 	sigset_t mask, oldmask;
+	bool last_boot = false;
 	pid_t child = 0;
 
 	r->dir = "lkst.data";
@@ -717,6 +914,9 @@ int cmd_record(int argc, char **argv)
 				goto usage;
 			}
 			break;
+		case 'L':
+			last_boot = true;
+			break;
 		case 'h':
 			lkst_record_usage(stdout);
 			free(r);
@@ -727,6 +927,16 @@ int cmd_record(int argc, char **argv)
 	}
 	if (optind < argc)
 		r->cmd = argv + optind;
+	if (last_boot) {
+		if (r->cmd || r->size_kb || r->rotate_size ||
+		    strcmp(r->maskset, "RDEFAULT")) {
+			lkst_err("--last-boot takes only -o DIR");
+			goto usage;
+		}
+		ret = lkst_record_last_boot(r->dir);
+		free(r);
+		return ret;
+	}
 
 	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/maskset")) {
 		lkst_err("no %s/%s/maskset: this kernel has no LKST (CONFIG_LKST), tracefs is not mounted, or you are not root",

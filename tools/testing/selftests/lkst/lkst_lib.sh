@@ -97,7 +97,10 @@ lkst_reset()
 	true > "$LKST/user_buffers"
 	echo 1 > "$LKST/overwrite"
 	echo 1 > "$LKST/tracing_on"
-	echo 256 > "$LKST/buffer_size_kb"
+	# a persistent default buffer (lkst.persist=) has a fixed size
+	grep -qx 'recording: this boot records into reserve_mem' \
+		"$LKST/last_boot/info" 2> /dev/null ||
+		echo 256 > "$LKST/buffer_size_kb"
 	echo 1 > "$LKST/clear"
 	true > "$LKST/error_log"
 }

@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The persistent default buffer: with
+ *
+ *	reserve_mem=SIZE:ALIGN:LABEL lkst.persist=LABEL
+ *
+ * on the command line, the default buffer lives in memory that a warm
+ * reboot (reboot -f, a panic with panic=N, a watchdog reset) does not
+ * clear, and the records of the previous boot are readable in
+ * lkst/last_boot/ after the next boot of the same kernel.
+ *
+ * The reserved memory holds a header page and two halves, each a
+ * persistent ring buffer (ring_buffer_alloc_range()) split among the
+ * CPUs.  Each boot records into one half and leaves the other, which holds
+ * the previous boot's records, alone: recording from the first second of
+ * a boot (lkst.maskset=) cannot overwrite what the previous boot left, and
+ * nothing has to be released by hand.  The cost is memory: each boot
+ * records into half of SIZE, minus the header page.
+ *
+ * The header says which half the boot that wrote it recorded into, which
+ * kernel that was (release and version strings), its CPU count and the
+ * size, and how it ended (oops, panic, clean reboot).  The previous boot's
+ * half is shown only if all of that matches this boot and the ring
+ * buffer found every CPU's data valid: otherwise last_boot/ is empty and
+ * last_boot/info and the kernel log say why.  Nothing is attached in a
+ * kdump kernel, which must not touch the memory of the kernel that
+ * crashed.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/crash_dump.h>
+#include <linux/init.h>
+#include <linux/io.h>
+#include <linux/kdebug.h>
+#include <linux/mm.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/reboot.h>
+#include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
+#include <linux/security.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/time64.h>
+#include <linux/timekeeping.h>
+#include <linux/tracefs.h>
+#include <linux/utsname.h>
+
+#include "../trace.h"
+#include "lkst_internal.h"
+
+static char lkst_persist_label[LKST_NAME_MAX] __initdata;
+
+static int __init lkst_set_persist(char *str)
+{
+	strscpy(lkst_persist_label, str);
+	return 1;
+}
+__setup("lkst.persist=", lkst_set_persist);
+
+/* This boot's header, in the reserved memory; NULL if not persistent. */
+static struct lkst_persist_hdr *lkst_persist_hdr;
+
+/* What last_boot/info shows, settled at boot. */
+static struct {
+	char			label[LKST_NAME_MAX];
+	phys_addr_t		start;
+	phys_addr_t		size;
+	bool			attached;	/* this boot records into it */
+	bool			kept;		/* last_boot/ has the records */
+	char			reason[LKST_PERSIST_REASON_MAX];
+	struct lkst_persist_hdr	prev;		/* the previous boot's header */
+	unsigned long		records;
+	u64			last_ts;	/* of its last record, ns */
+	bool			panic_record;	/* an O_PANIC record was seen */
+	long			text_delta;	/* KASLR: this boot - previous */
+} lkst_last;
+
+static struct lkst_buffer *lkst_last_buf;
+
+/* The size of one half, or 0 if the memory is too small for two. */
+static phys_addr_t lkst_persist_half(phys_addr_t size)
+{
+	phys_addr_t half;
+
+	if (size <= PAGE_SIZE)
+		return 0;
+	half = round_down((size - PAGE_SIZE) / 2, PAGE_SIZE);
+	/* the ring buffer needs a meta page and three sub-buffers per CPU */
+	if (half < (phys_addr_t)nr_cpu_ids * LKST_PERSIST_MIN_PAGES * PAGE_SIZE)
+		return 0;
+	return half;
+}
+
+/**
+ * lkst_persist_hdr_init - describe this boot in a header
+ * @hdr: the header
+ * @range_size: the size of the reserved memory
+ * @active: the half this boot records into
+ * @boot: the boot's sequence number
+ */
+void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
+			   u32 active, u64 boot)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->magic = LKST_PERSIST_MAGIC;
+	hdr->version = LKST_PERSIST_VERSION;
+	hdr->hdr_size = sizeof(*hdr);
+	hdr->nr_cpus = nr_cpu_ids;
+	hdr->range_size = range_size;
+	hdr->active = active;
+	hdr->boot = boot;
+	hdr->boot_time = ktime_get_real_seconds();
+	strscpy(hdr->release, init_utsname()->release);
+	strscpy(hdr->kversion, init_utsname()->version);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_persist_hdr_init);
+
+/**
+ * lkst_persist_check - may the previous boot's half be read by this boot
+ * @hdr: the header the previous boot wrote
+ * @range_size: the size of the reserved memory now
+ * @why: the reason if not, for last_boot/info and the kernel log
+ * @len: the size of @why
+ *
+ * Return: true if @hdr was written by this kernel with this CPU count and
+ * this size; false with the reason in @why otherwise.
+ */
+bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
+			char *why, size_t len)
+{
+	const struct new_utsname *uts = init_utsname();
+
+	if (hdr->magic != LKST_PERSIST_MAGIC) {
+		snprintf(why, len,
+			 "no LKST records in the reserved memory (first boot, or it was cleared)");
+		return false;
+	}
+	if (hdr->version != LKST_PERSIST_VERSION ||
+	    hdr->hdr_size != sizeof(*hdr)) {
+		snprintf(why, len,
+			 "header version %u (%u bytes), this kernel reads version %u (%zu bytes)",
+			 hdr->version, hdr->hdr_size, LKST_PERSIST_VERSION,
+			 sizeof(*hdr));
+		return false;
+	}
+	if (strncmp(hdr->release, uts->release, sizeof(hdr->release)) ||
+	    strncmp(hdr->kversion, uts->version, sizeof(hdr->kversion))) {
+		snprintf(why, len, "recorded by another kernel: %.*s %.*s",
+			 (int)sizeof(hdr->release), hdr->release,
+			 (int)sizeof(hdr->kversion), hdr->kversion);
+		return false;
+	}
+	if (hdr->nr_cpus != nr_cpu_ids) {
+		snprintf(why, len, "recorded with %u CPUs, this boot has %u",
+			 hdr->nr_cpus, nr_cpu_ids);
+		return false;
+	}
+	if (hdr->range_size != range_size) {
+		snprintf(why, len, "recorded in %llu bytes of reserved memory, this boot has %llu",
+			 hdr->range_size, range_size);
+		return false;
+	}
+	if (hdr->active > 1) {
+		snprintf(why, len, "corrupted header (half %u)", hdr->active);
+		return false;
+	}
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_persist_check);
+
+static void lkst_persist_set_reason(const char *why)
+{
+	strscpy(lkst_last.reason, why);
+}
+
+/* How the boot that is recording ended, for the next boot. */
+static void lkst_persist_ended(u32 how)
+{
+	struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
+
+	if (hdr)
+		WRITE_ONCE(hdr->ended, hdr->ended | how);
+}
+
+static int lkst_persist_die_notify(struct notifier_block *nb,
+				   unsigned long val, void *data)
+{
+	if (val == DIE_OOPS)
+		lkst_persist_ended(LKST_PERSIST_ENDED_OOPS);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lkst_persist_die_nb = {
+	.notifier_call	= lkst_persist_die_notify,
+};
+
+static int lkst_persist_panic_notify(struct notifier_block *nb,
+				     unsigned long val, void *data)
+{
+	lkst_persist_ended(LKST_PERSIST_ENDED_PANIC);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lkst_persist_panic_nb = {
+	.notifier_call	= lkst_persist_panic_notify,
+	.priority	= INT_MAX,
+};
+
+static int lkst_persist_reboot_notify(struct notifier_block *nb,
+				      unsigned long val, void *data)
+{
+	lkst_persist_ended(LKST_PERSIST_ENDED_REBOOT);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lkst_persist_reboot_nb = {
+	.notifier_call	= lkst_persist_reboot_notify,
+};
+
+/* Count the previous boot's records and find the newest. */
+static void __init lkst_persist_scan(struct trace_buffer *rb)
+{
+	struct ring_buffer_event *ev;
+	struct ring_buffer_iter *it;
+	int cpu;
+	u64 ts;
+
+	for_each_possible_cpu(cpu) {
+		it = ring_buffer_read_start(rb, cpu, GFP_KERNEL);
+		if (!it)
+			continue;
+		while ((ev = ring_buffer_iter_peek(it, &ts))) {
+			struct lkst_record *rec = ring_buffer_event_data(ev);
+
+			if (ring_buffer_event_length(ev) >= sizeof(*rec)) {
+				lkst_last.records++;
+				lkst_last.last_ts = max(lkst_last.last_ts, ts);
+				if (rec->event == LKST_EV_O_PANIC)
+					lkst_last.panic_record = true;
+			}
+			ring_buffer_iter_advance(it);
+		}
+		ring_buffer_read_finish(it);
+	}
+}
+
+/* The previous boot's half: keep it if every CPU's data is valid. */
+static struct trace_buffer *__init
+lkst_persist_open_last(unsigned long addr, phys_addr_t half)
+{
+	struct trace_buffer *rb;
+	long data;
+	int cpu;
+
+	rb = ring_buffer_alloc_range(0, RB_FL_OVERWRITE, 0, addr, half);
+	if (!rb) {
+		lkst_persist_set_reason("out of memory");
+		return NULL;
+	}
+	for_each_possible_cpu(cpu) {
+		if (!ring_buffer_range_cpu_valid(rb, cpu)) {
+			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+				 "cpu%d: the records are corrupted (see the \"Ring buffer\" lines of the kernel log)",
+				 cpu);
+			ring_buffer_reset(rb);
+			return rb;
+		}
+	}
+	lkst_last.kept = true;
+	ring_buffer_last_boot_delta(rb, &lkst_last.text_delta, &data);
+	lkst_persist_scan(rb);
+	return rb;
+}
+
+/**
+ * lkst_persist_init - attach the default buffer to reserved memory
+ * @size_kb: set to the per-CPU size of the buffer returned
+ *
+ * Called once at boot, before the default buffer is created.
+ *
+ * Return: the ring buffer to use as the default buffer, or NULL to use
+ * an ordinary one (no lkst.persist=, or it cannot be attached: the
+ * reason is in the kernel log and last_boot/info).
+ */
+struct trace_buffer *__init lkst_persist_init(unsigned long *size_kb)
+{
+	struct lkst_persist_hdr *hdr;
+	struct trace_buffer *rb = NULL, *last = NULL;
+	phys_addr_t start, size, half;
+	unsigned long base;
+	u64 boot = 1;
+	u32 active = 0;
+
+	if (!lkst_persist_label[0]) {
+		lkst_persist_set_reason("no lkst.persist= on the command line");
+		return NULL;
+	}
+	strscpy(lkst_last.label, lkst_persist_label);
+	if (is_kdump_kernel()) {
+		lkst_persist_set_reason("not attached: this is a kdump kernel");
+		goto out;
+	}
+	if (!reserve_mem_find_by_name(lkst_persist_label, &start, &size)) {
+		snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+			 "no reserve_mem=SIZE:ALIGN:%s on the command line",
+			 lkst_persist_label);
+		goto out;
+	}
+	lkst_last.start = start;
+	lkst_last.size = size;
+	half = lkst_persist_half(size);
+	if (!half) {
+		snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+			 "reserve_mem %s is too small: %u CPUs need at least %lu KiB",
+			 lkst_persist_label, nr_cpu_ids,
+			 (PAGE_SIZE + 2UL * nr_cpu_ids * LKST_PERSIST_MIN_PAGES *
+			  PAGE_SIZE) >> 10);
+		goto out;
+	}
+	hdr = memremap(start, size, MEMREMAP_WB);
+	if (!hdr) {
+		lkst_persist_set_reason("cannot map the reserved memory");
+		goto out;
+	}
+	base = (unsigned long)hdr + PAGE_SIZE;
+
+	if (lkst_persist_check(hdr, size, lkst_last.reason,
+			       sizeof(lkst_last.reason))) {
+		lkst_last.prev = *hdr;
+		active = !hdr->active;
+		boot = hdr->boot + 1;
+		last = lkst_persist_open_last(base + hdr->active * half, half);
+	}
+
+	rb = ring_buffer_alloc_range(0, RB_FL_OVERWRITE, 0,
+				     base + active * half, half);
+	if (!rb) {
+		lkst_persist_set_reason("out of memory");
+		if (last)
+			ring_buffer_free(last);
+		last = NULL;
+		lkst_last.kept = false;
+		memunmap(hdr);
+		goto out;
+	}
+	/* Two boots old, or never used */
+	ring_buffer_reset(rb);
+	lkst_persist_hdr_init(hdr, size, active, boot);
+	WRITE_ONCE(lkst_persist_hdr, hdr);
+	lkst_last.attached = true;
+	register_die_notifier(&lkst_persist_die_nb);
+	atomic_notifier_chain_register(&panic_notifier_list,
+				       &lkst_persist_panic_nb);
+	register_reboot_notifier(&lkst_persist_reboot_nb);
+	*size_kb = ring_buffer_size(rb, 0) >> 10;
+	pr_info("default buffer in reserve_mem %s (%pa bytes at %pa): %lu KiB per CPU, boot %llu\n",
+		lkst_persist_label, &size, &start, *size_kb, boot);
+out:
+	/* last_boot/ has its files also when empty: they read nothing */
+	if (!last)
+		last = ring_buffer_alloc(0, RB_FL_OVERWRITE);
+	if (last) {
+		lkst_last_buf = lkst_buffer_wrap("last_boot", last);
+		if (!lkst_last_buf)
+			ring_buffer_free(last);
+	}
+	if (!lkst_last_buf && lkst_last.kept) {
+		lkst_last.kept = false;
+		lkst_persist_set_reason("out of memory");
+	}
+	if (lkst_last.kept)
+		pr_info("last_boot: %lu records of the previous boot (%s)\n",
+			lkst_last.records, lkst_last.prev.release);
+	else
+		pr_info("last_boot: empty: %s\n", lkst_last.reason);
+	return lkst_last.attached ? rb : NULL;
+}
+
+static const char *lkst_persist_ended_str(void)
+{
+	u32 ended = lkst_last.prev.ended;
+
+	if (ended & LKST_PERSIST_ENDED_PANIC || lkst_last.panic_record)
+		return "panic";
+	if (ended & LKST_PERSIST_ENDED_OOPS)
+		return "oops";
+	if (ended & LKST_PERSIST_ENDED_REBOOT)
+		return "reboot";
+	return "unknown (reset, hang or power loss)";
+}
+
+/**
+ * lkst_persist_info_print - the text of last_boot/info
+ * @s: where it goes
+ */
+void lkst_persist_info_print(struct seq_buf *s)
+{
+	const struct lkst_persist_hdr *p = &lkst_last.prev;
+	struct tm tm;
+	u64 sec;
+	u32 nsec;
+	int cpu;
+
+	seq_buf_printf(s, "status: %s\n", lkst_last.kept ? "kept" : "empty");
+	if (!lkst_last.kept)
+		seq_buf_printf(s, "reason: %s\n", lkst_last.reason);
+	seq_buf_printf(s, "persist: %s\n", lkst_last.label[0] ?
+		       lkst_last.label : "none");
+	if (lkst_last.size)
+		seq_buf_printf(s, "reserve_mem: %llu bytes at 0x%llx\n",
+			       (u64)lkst_last.size, (u64)lkst_last.start);
+	seq_buf_printf(s, "recording: %s\n", lkst_last.attached ?
+		       "this boot records into reserve_mem" :
+		       "this boot records into ordinary memory");
+	/* The previous boot, if its header was for this kernel */
+	if (p->magic != LKST_PERSIST_MAGIC)
+		return;
+	time64_to_tm(p->boot_time, 0, &tm);
+	seq_buf_printf(s, "release: %s\n", p->release);
+	seq_buf_printf(s, "version: %s\n", p->kversion);
+	seq_buf_printf(s, "boot: %llu\n", p->boot);
+	seq_buf_printf(s, "boot_time: %04ld-%02d-%02d %02d:%02d:%02d UTC\n",
+		       tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		       tm.tm_hour, tm.tm_min, tm.tm_sec);
+	seq_buf_printf(s, "ended_by: %s\n", lkst_persist_ended_str());
+	if (!lkst_last.kept)
+		return;
+	sec = lkst_last.last_ts;
+	nsec = do_div(sec, NSEC_PER_SEC);
+	seq_buf_printf(s, "uptime_at_last_record: %llu.%06u\n", sec,
+		       (u32)(nsec / NSEC_PER_USEC));
+	seq_buf_printf(s, "text_delta: %ld\n", lkst_last.text_delta);
+	seq_buf_printf(s, "records: %lu\n", lkst_last.records);
+	for_each_possible_cpu(cpu)
+		seq_buf_printf(s, "cpu%d: %lu\n", cpu,
+			       ring_buffer_entries_cpu(lkst_buffer_rb(lkst_last_buf), cpu));
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_persist_info_print);
+
+static int lkst_persist_info_show(struct seq_file *m, void *v)
+{
+	struct seq_buf s;
+
+	lkst_seq_buf_get(m, &s);
+	lkst_persist_info_print(&s);
+	lkst_seq_buf_commit(m, &s);
+	return 0;
+}
+
+static int lkst_persist_info_open(struct inode *inode, struct file *filp)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ? ret : single_open(filp, lkst_persist_info_show, NULL);
+}
+
+static const struct file_operations lkst_persist_info_fops = {
+	.open		= lkst_persist_info_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
+/**
+ * lkst_persist_create_files - create lkst/last_boot/
+ * @top: lkst/
+ *
+ * The directory always exists, so that its info file can say why it is
+ * empty; with lkst.persist= it also has the files of the records, which
+ * read nothing if the records were not kept.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int lkst_persist_create_files(struct dentry *top)
+{
+	struct dentry *dir;
+
+	dir = tracefs_create_dir("last_boot", top);
+	if (IS_ERR_OR_NULL(dir))
+		return -ENOMEM;
+	if (!trace_create_file("info", TRACE_MODE_READ, dir, NULL,
+			       &lkst_persist_info_fops))
+		return -ENOMEM;
+	if (!lkst_last_buf)
+		return 0;
+	if (lkst_format_create_files(dir) ||
+	    __lkst_buffer_create_files(lkst_last_buf, dir))
+		return -ENOMEM;
+	return 0;
+}
