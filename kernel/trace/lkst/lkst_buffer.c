@@ -241,6 +241,7 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	if (lkst_default_buf)
 		lkst_nr_user_buffers++;
 	list_add_tail(&buf->list, &lkst_buffers);
+	__lkst_vmcore_update();
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_buffer_create);
@@ -263,6 +264,8 @@ int __lkst_buffer_remove(struct lkst_buffer *buf)
 	if (buf->users)
 		return -EBUSY;
 	list_del(&buf->list);
+	/* Out of the vmcore's description before its memory can go */
+	__lkst_vmcore_update();
 	lkst_nr_user_buffers--;
 	WRITE_ONCE(buf->removed, true);
 	tracefs_remove(buf->dir);
@@ -408,6 +411,12 @@ void lkst_buffers_wake_readers(void)
 		ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
 }
 
+struct list_head *__lkst_buffers_list(void)
+{
+	lockdep_assert_held(&lkst_mutex);
+	return &lkst_buffers;
+}
+
 unsigned int lkst_user_buffers_count(void)
 {
 	lockdep_assert_held(&lkst_mutex);
@@ -460,6 +469,7 @@ int __init lkst_buffers_init(void)
 		return -ENOMEM;
 	buf->persistent = true;
 	list_add_tail(&buf->list, &lkst_buffers);
+	__lkst_vmcore_update();
 	lkst_default_buf = buf;
 	return 0;
 }

@@ -745,3 +745,4 @@ void lkst_events_print(struct seq_buf *s)
 		seq_buf_putc(s, '\n');
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(lkst_events_print);

@@ -174,6 +174,7 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
 int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
 int lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
 int lkst_buffers_init(void);
+struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 
@@ -364,6 +365,48 @@ bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 struct trace_buffer *lkst_persist_init(unsigned long *size_kb);
 void lkst_persist_info_print(struct seq_buf *s);
 int lkst_persist_create_files(struct dentry *top);
+
+/*
+ * lkst_vmcore.c: what 'lkst extract' reads from a vmcore, found through
+ * SYMBOL(lkst_vmcore) in VMCOREINFO.  Fixed-size fields only: the layout
+ * is an ABI of version LKST_VMCORE_VERSION.
+ */
+#define LKST_VMCORE_MAGIC	0x52434d5654534b4cULL	/* "LKSTVMCR" */
+#define LKST_VMCORE_VERSION	1
+#define LKST_VMCORE_MAX_BUFFERS	(1 + LKST_MAX_USER_BUFFERS)
+#define LKST_VMCORE_TEXT_MAX	16384
+
+enum {
+	LKST_VMCORE_FORMAT,
+	LKST_VMCORE_HEADER_PAGE,
+	LKST_VMCORE_HEADER_EVENT,
+	LKST_VMCORE_EVENTS,		/* available_events */
+	LKST_VMCORE_NR_TEXTS
+};
+
+struct lkst_vmcore {
+	u64	magic;
+	u32	version;
+	u32	size;			/* sizeof(struct lkst_vmcore) */
+	u64	page_offset;		/* direct map: phys = virt - page_offset */
+	u32	nr_cpus;		/* nr_cpu_ids */
+	u32	record_size;		/* sizeof(struct lkst_record) */
+	u32	max_buffers;		/* entries of buf[] */
+	u32	nr_buffers;		/* in use, the default buffer first */
+	u64	text[LKST_VMCORE_NR_TEXTS];	/* NUL-terminated copies */
+	u32	text_len[LKST_VMCORE_NR_TEXTS];
+	struct {
+		char	name[LKST_NAME_MAX];
+		u64	rb;		/* struct trace_buffer *, see ring_buffer.c */
+	} buf[LKST_VMCORE_MAX_BUFFERS];
+};
+
+#ifdef CONFIG_VMCORE_INFO
+extern struct lkst_vmcore lkst_vmcore;
+void __lkst_vmcore_update(void);
+#else
+static inline void __lkst_vmcore_update(void) { }
+#endif
 
 /* lkst_core.c */
 

@@ -8,6 +8,7 @@
  *   $ lkst states /var/tmp/rec --svg states.svg
  *   $ lkst latency /var/tmp/rec
  *   $ lkst export --perfetto /var/tmp/rec -o rec.json
+ *   # lkst extract /proc/vmcore -o /var/crash/lkst
  *
  * A recording is a directory: the per-CPU raw files, exactly the pages
  * the kernel handed out, and the files that describe them (format,
@@ -29,6 +30,7 @@ static const struct {
 	{ "states",	cmd_states,	"time each process spent running, ready, blocked" },
 	{ "latency",	cmd_latency,	"wakeup, system call and interrupt latencies" },
 	{ "export",	cmd_export,	"convert a recording for other viewers" },
+	{ "extract",	cmd_extract,	"LKST's records out of a vmcore, as a recording" },
 };
 
 static void lkst_usage(FILE *f)

@@ -178,6 +178,7 @@ int cmd_report(int argc, char **argv);
 int cmd_states(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 /* svg.c */
 int lkst_svg_write(const struct lkst_trace *t, const struct lkst_procs *ps,

@@ -40,7 +40,8 @@ static void lkst_report_usage(FILE *f)
 		"come from the snapshot 'lkst record' took; a task forked during the\n"
 		"recording is named after its parent until renamed.  Code addresses are\n"
 		"printed as kernel symbols (name, name+0xOFFSET inside a function, name[MODULE])\n"
-		"from the copy of /proc/kallsyms in DIR, in hex if there is none.\n"
+		"from the copy of /proc/kallsyms in DIR, in hex if there is none.  A\n"
+		"recording from a vmcore (lkst extract) ends with the end of the kernel log.\n"
 		"\n"
 		"  -p, --pid PIDS      only events that happened in these tasks\n"
 		"  -c, --comm NAME     only events of tasks named NAME\n"
@@ -186,6 +187,58 @@ static char **lkst_split(char *arg, size_t *nr)
 	return v;
 }
 
+/*
+ * A recording taken from a vmcore ('lkst extract') has the crashed
+ * kernel's log: its end goes after the last events, from the first line of
+ * the crash report (an oops, a BUG, the panic message) among its last
+ * LKST_DMESG_SCAN lines, or the last LKST_DMESG_TAIL lines if there is none.
+ */
+#define LKST_DMESG_TAIL		20
+#define LKST_DMESG_SCAN		200
+
+static bool lkst_crash_line(const char *line, const char *end)
+{
+	static const char * const marks[] = {
+		"Oops", "BUG:", "Kernel panic - not syncing", "general protection fault",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
+		if (memmem(line, end - line, marks[i], strlen(marks[i])))
+			return true;
+	return false;
+}
+
+static void lkst_print_dmesg_tail(FILE *f, const char *dir)
+{
+	char *path = lkst_path(dir, "dmesg"), *buf, *p, *end, *from = NULL;
+	size_t len;
+	int n = 0;
+
+	if (lkst_read_file(path, &buf, &len) || !len) {
+		free(path);
+		return;
+	}
+	/* Lines backwards: p is the start of the line that ends at end */
+	for (end = buf + len - (buf[len - 1] == '\n'); end > buf && n < LKST_DMESG_SCAN;
+	     end = p - 1, n++) {
+		for (p = end; p > buf && p[-1] != '\n'; p--)
+			;
+		if (lkst_crash_line(p, end))
+			from = p;
+		if (n == LKST_DMESG_TAIL - 1 && !from)
+			from = p;
+		if (p == buf)
+			break;
+	}
+	if (!from)
+		from = buf;
+	fprintf(f, "--- the end of the kernel log (%s) ---\n", path);
+	fwrite(from, 1, buf + len - from, f);
+	free(buf);
+	free(path);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -265,6 +318,8 @@ int cmd_report(int argc, char **argv)
 		lkst_print_event(stdout, &t, &t.ev[n], flt.ns);
 		shown++;
 	}
+	if (!flt.nr_pids && !flt.comm && !flt.nr_events)
+		lkst_print_dmesg_tail(stdout, t.dir);
 	fflush(stdout);
 	lkst_trace_warn_missed(&t);
 	if (!t.nr)

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LKST in a vmcore.  A kernel that crashed with LKST recording leaves its
+ * records in memory, and kdump saves that memory; a distribution ships
+ * vmlinux without debug info, so the reader must find the records with
+ * VMCOREINFO alone (as makedumpfile --dump-dmesg finds printk's ring):
+ *
+ *	SYMBOL(lkst_vmcore)=ADDRESS		this descriptor
+ *	SIZE(lkst_vmcore)=BYTES
+ *	NUMBER(LKST_VMCORE_VERSION)=1
+ *
+ * and ring_buffer.c's OFFSET(trace_buffer.buffers) and friends for the
+ * ring buffers the descriptor points to.  The descriptor (struct
+ * lkst_vmcore in lkst_internal.h) is made of fixed-size fields: the
+ * direct-map base to turn its pointers into physical addresses, the
+ * buffers by name, default first, and the texts of the format,
+ * header_page, header_event and available_events files, so that the
+ * extracted records are a recording that 'lkst report' reads.  It is
+ * kept up to date under lkst_mutex as user buffers come and go; a buffer
+ * leaves it before its memory can be freed.
+ *
+ * 'lkst extract VMCORE -o DIR' (tools/tracing/lkst/extract.c) is its
+ * reader.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/init.h>
+#include <linux/mm.h>
+#include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/trace_seq.h>
+#include <linux/vmcore_info.h>
+
+#include "lkst_internal.h"
+
+struct lkst_vmcore lkst_vmcore = {
+	.magic		= LKST_VMCORE_MAGIC,
+	.version	= LKST_VMCORE_VERSION,
+	.size		= sizeof(struct lkst_vmcore),
+	.record_size	= sizeof(struct lkst_record),
+	.max_buffers	= LKST_VMCORE_MAX_BUFFERS,
+};
+EXPORT_SYMBOL_IF_KUNIT(lkst_vmcore);
+
+/**
+ * __lkst_vmcore_update - describe the buffers as they are now
+ *
+ * Called after a buffer was added to or removed from the list, and before
+ * a removed buffer's memory can be freed.  A crash in the middle leaves
+ * at worst an entry that is valid for the old list or the new one.
+ */
+void __lkst_vmcore_update(void)
+{
+	struct lkst_buffer *buf;
+	u32 n = 0;
+
+	lockdep_assert_held(&lkst_mutex);
+	WRITE_ONCE(lkst_vmcore.nr_buffers, 0);
+	list_for_each_entry(buf, __lkst_buffers_list(), list) {
+		if (n == LKST_VMCORE_MAX_BUFFERS)
+			break;
+		strscpy(lkst_vmcore.buf[n].name, buf->name);
+		WRITE_ONCE(lkst_vmcore.buf[n].rb, (unsigned long)buf->rb);
+		n++;
+	}
+	WRITE_ONCE(lkst_vmcore.nr_buffers, n);
+}
+
+/* A copy of a file's text that the descriptor points to */
+static int __init lkst_vmcore_text(unsigned int i, const char *text,
+				   size_t len)
+{
+	char *copy = kmemdup_nul(text, len, GFP_KERNEL);
+
+	if (!copy)
+		return -ENOMEM;
+	lkst_vmcore.text[i] = (unsigned long)copy;
+	lkst_vmcore.text_len[i] = len;
+	return 0;
+}
+
+static int __init lkst_vmcore_init(void)
+{
+	struct trace_seq *ts;
+	struct seq_buf s;
+	char *buf;
+	int ret = -ENOMEM;
+
+	if (!lkst_buffer_default())
+		return -ENODEV;
+	buf = kmalloc(LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
+	ts = kmalloc(sizeof(*ts), GFP_KERNEL);
+	if (!buf || !ts)
+		goto out;
+
+	seq_buf_init(&s, buf, LKST_VMCORE_TEXT_MAX);
+	lkst_format_print(&s);
+	ret = lkst_vmcore_text(LKST_VMCORE_FORMAT, buf, seq_buf_used(&s));
+	seq_buf_init(&s, buf, LKST_VMCORE_TEXT_MAX);
+	lkst_events_print(&s);
+	if (!ret && seq_buf_has_overflowed(&s))
+		ret = -E2BIG;
+	if (!ret)
+		ret = lkst_vmcore_text(LKST_VMCORE_EVENTS, buf, seq_buf_used(&s));
+	trace_seq_init(ts);
+	ring_buffer_print_page_header(lkst_buffer_rb(lkst_buffer_default()), ts);
+	if (!ret)
+		ret = lkst_vmcore_text(LKST_VMCORE_HEADER_PAGE, ts->buffer,
+				       trace_seq_used(ts));
+	trace_seq_init(ts);
+	ring_buffer_print_entry_header(ts);
+	if (!ret)
+		ret = lkst_vmcore_text(LKST_VMCORE_HEADER_EVENT, ts->buffer,
+				       trace_seq_used(ts));
+	if (ret)
+		goto out;
+
+	lkst_vmcore.page_offset = PAGE_OFFSET;
+	lkst_vmcore.nr_cpus = nr_cpu_ids;
+	scoped_guard(mutex, &lkst_mutex)
+		__lkst_vmcore_update();
+
+	/* vmcoreinfo_data is set up by a subsys_initcall */
+	VMCOREINFO_SYMBOL(lkst_vmcore);
+	VMCOREINFO_STRUCT_SIZE(lkst_vmcore);
+	VMCOREINFO_NUMBER(LKST_VMCORE_VERSION);
+out:
+	if (ret)
+		pr_warn("no LKST description in VMCOREINFO: %d\n", ret);
+	kfree(ts);
+	kfree(buf);
+	return ret;
+}
+late_initcall(lkst_vmcore_init);
