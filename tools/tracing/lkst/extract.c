@@ -21,6 +21,7 @@
  * Everything read from the core is checked before it is used: a damaged
  * or foreign core gives a message and exit status 1.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -210,6 +211,10 @@ static char *vmc_info_str(const struct vmc *v, const char *key)
 	end = strchrnul(p, '\n');
 	s = lkst_zalloc(end - p + 1);
 	memcpy(s, p, end - p);
+	/* It goes into messages and files: printable only */
+	for (p = s; *p; p++)
+		if (!isprint((unsigned char)*p))
+			s[p - s] = '?';
 	return s;
 }
 
@@ -790,11 +795,21 @@ static void extract_usage(FILE *f)
 		"  -h, --help             this text\n");
 }
 
+/* A buffer name as the kernel allows it: it becomes a directory name */
+static bool vmc_name_valid(const char *name)
+{
+	size_t len = strnlen(name, LKST_VMCORE_NAME_MAX);
+
+	return len && len < LKST_VMCORE_NAME_MAX &&
+	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == len;
+}
+
 /* The descriptor SYMBOL(lkst_vmcore) points to, checked; NULL if none */
 static struct lkst_vmcore *vmc_descriptor(struct vmc *v, const char *release)
 {
 	uint64_t sym, size = 0, version = 0;
 	struct lkst_vmcore *d;
+	uint32_t i;
 
 	if (vmc_info(v, "SYMBOL(lkst_vmcore)", &sym)) {
 		lkst_err("%s: no LKST in this kernel (%s): VMCOREINFO has no SYMBOL(lkst_vmcore)",
@@ -821,10 +836,20 @@ static struct lkst_vmcore *vmc_descriptor(struct vmc *v, const char *release)
 	    d->size != size || !d->nr_cpus || d->nr_cpus > VMC_MAX_CPUS ||
 	    d->max_buffers > (size - sizeof(*d)) / sizeof(d->buf[0]) ||
 	    d->nr_buffers > d->max_buffers || !d->nr_buffers ||
-	    d->page_offset < 0x8000000000000000ULL) {
+	    d->page_offset < 0x8000000000000000ULL ||
+	    !vmc_name_valid(d->buf[0].name) ||
+	    strcmp(d->buf[0].name, "default")) {
 		lkst_err("%s: the LKST descriptor is corrupted", v->path);
 		free(d);
 		return NULL;
+	}
+	for (i = 1; i < d->nr_buffers; i++) {
+		if (!vmc_name_valid(d->buf[i].name)) {
+			lkst_err("%s: the LKST descriptor is corrupted (buffer %u)",
+				 v->path, i);
+			free(d);
+			return NULL;
+		}
 	}
 	return d;
 }
@@ -862,7 +887,6 @@ static int vmc_extract(struct vmc *v, const char *dir)
 		fprintf(info, "crash_time: %s\n", path);
 	free(path);
 	for (i = 0; i < d->nr_buffers; i++) {
-		d->buf[i].name[LKST_VMCORE_NAME_MAX - 1] = '\0';
 		if (!i) {
 			sub = lkst_strdup(dir);
 		} else {
