@@ -48,6 +48,8 @@
 #define LKST_VMCORE_VERSION	1
 #define LKST_VMCORE_NR_TEXTS	4
 #define LKST_VMCORE_NAME_MAX	32
+#define LKST_VMCORE_NAME_CHARS	\
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
 
 struct lkst_vmcore_buf {
 	char		name[LKST_VMCORE_NAME_MAX];
@@ -801,7 +803,7 @@ static bool vmc_name_valid(const char *name)
 	size_t len = strnlen(name, LKST_VMCORE_NAME_MAX);
 
 	return len && len < LKST_VMCORE_NAME_MAX &&
-	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == len;
+	       strspn(name, LKST_VMCORE_NAME_CHARS) == len;
 }
 
 /* The descriptor SYMBOL(lkst_vmcore) points to, checked; NULL if none */
