@@ -13,7 +13,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import export apply build kunit selftest crash-test check demo bench vm fuzz ftracetest clean help
+.PHONY: all deps base import export apply build kunit selftest crash-test check demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -25,7 +25,8 @@ help:
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
-	@echo "  make bench     LKST and ftrace cost, side by side, in the VM"
+	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
+	@echo "  make bench-profile  one traced getppid() and one record, instruction by function"
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
@@ -66,6 +67,9 @@ demo: deps
 
 bench: build
 	scripts/bench
+
+bench-profile: build
+	scripts/bench-profile
 
 ftracetest: build
 	scripts/ftracetest

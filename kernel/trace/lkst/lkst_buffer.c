@@ -8,16 +8,20 @@
  *
  *	written = read + entries + overrun + lost
  *
- * written	records attempted while the buffer was on (ours)
+ * written	records attempted while the buffer was on: the records the
+ *		ring buffer committed, plus lost
  * lost		reserve failures: full in stop mode, resize in progress,
- *		nested too deep (ours)
+ *		nested too deep (ours, the only counter LKST keeps)
  * read		records consumed by readers (ring_buffer_read_events_cpu)
  * entries	records still in the buffer (ring_buffer_entries_cpu)
  * overrun	records overwritten in flight-recorder mode or dropped by a
  *		shrinking resize (ring_buffer_overrun_cpu)
  *
- * The identity holds because ring_buffer_entries_cpu() is defined as
- * committed - (overrun + read), and every successful reserve is committed.
+ * ring_buffer_entries_cpu() is defined as committed - (overrun + read), and
+ * every successful reserve is committed, so written is computed from the
+ * ring buffer's counters and ours: a record costs no counter update of
+ * its own.  What the identity still tells is how the written records
+ * were spent.
  *
  * Lifetime: a buffer is on lkst_buffers while it can be named; table
  * entries pin it (->users, -EBUSY on removal); open files and
@@ -293,7 +297,7 @@ void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 	st->read = ring_buffer_read_events_cpu(buf->rb, cpu);
 	st->bytes = ring_buffer_bytes_cpu(buf->rb, cpu);
 	st->lost = local_read(&c->lost);
-	st->written = local_read(&c->written);
+	st->written = st->read + st->entries + st->overrun + st->lost;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
 
@@ -323,7 +327,6 @@ int lkst_buffer_clear(struct lkst_buffer *buf)
 	for_each_possible_cpu(cpu) {
 		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
 
-		local_set(&c->written, 0);
 		local_set(&c->lost, 0);
 	}
 	WRITE_ONCE(buf->on, on);

@@ -233,7 +233,12 @@ LKST_TP(page_fault_kernel)
 #ifdef CONFIG_HAVE_SYSCALL_TRACEPOINTS
 static void lkst_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	unsigned long args[6];
+	/*
+	 * Filled in completely by syscall_get_arguments(): without
+	 * zero-initializing it first (CONFIG_INIT_STACK_ALL_ZERO), the
+	 * compiler keeps only the three loads that are recorded.
+	 */
+	unsigned long args[6] __uninitialized;
 
 	syscall_get_arguments(current, regs, args);
 	__lkst_dispatch(LKST_EV_SYSCALL_ENTRY, id, args[0], args[1], args[2]);

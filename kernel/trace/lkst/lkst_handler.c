@@ -67,9 +67,24 @@ static bool lkst_handler_builtin(const struct lkst_handler *h)
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args)
 {
-	__lkst_dispatch_table(t, event, pid, args);
+	__lkst_dispatch_table(t, event, pid, args[0], args[1], args[2],
+			      args[3]);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dispatch_table);
+
+/*
+ * Extended handlers get the arguments as an array.  Out of line, so that
+ * the probes, which inline the DEFAULT and NOTHING cases, need no stack
+ * frame for it.
+ */
+void lkst_call_handler(struct lkst_handler *h, struct lkst_buffer *buf,
+		       unsigned int event, pid_t pid, u64 a0, u64 a1, u64 a2,
+		       u64 a3)
+{
+	const u64 args[LKST_NR_ARGS] = { a0, a1, a2, a3 };
+
+	h->func(h, buf, event, pid, args);
+}
 
 /* What every probe does (inlined there), as a function for the tests. */
 void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)

@@ -92,8 +92,8 @@ void lkst_handlers_print(struct seq_buf *s);
 #define LKST_BUF_MAX_KB		(256 << 10)
 #define LKST_BUF_DEFAULT_KB	256
 
+/* Reserve failures; the ring buffer counts the rest (see lkst_buffer.c). */
 struct lkst_buffer_cpu {
-	local_t			written;
 	local_t			lost;
 };
 
@@ -118,49 +118,63 @@ struct lkst_buffer {
 /*
  * The context of a record: at most one LKST_RECORD_* bit, the innermost
  * one (an NMI is also counted as a hard interrupt by preempt_count).
+ * One read of preempt_count(); task context, the common case, is one test.
  */
 static __always_inline u8 lkst_record_context(void)
 {
 	unsigned long pc = preempt_count();
 
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+		return 0;
 	if (pc & NMI_MASK)
 		return LKST_RECORD_NMI;
 	if (pc & HARDIRQ_MASK)
 		return LKST_RECORD_HARDIRQ;
-	if (in_serving_softirq())
-		return LKST_RECORD_SOFTIRQ;
-	return 0;
+	return LKST_RECORD_SOFTIRQ;
 }
 
 /*
  * lkst_record() without the preempt_disable(), inlined into the probes,
- * which already run with preemption disabled: DEFAULT costs one call (into
- * the ring buffer) per event.  See lkst_record() for the return values.
+ * which already run with preemption disabled.  The record is reserved in
+ * the ring buffer and filled in place, as ftrace's events are: no copy on
+ * the stack, no memcpy(), and no counter of ours on success (the ring
+ * buffer counts committed records).  See lkst_record() for the return
+ * values.
  */
+static __always_inline int __lkst_record4(struct lkst_buffer *buf,
+					  unsigned int event, u8 handler,
+					  pid_t pid, u64 a0, u64 a1, u64 a2,
+					  u64 a3)
+{
+	struct ring_buffer_event *ev;
+	struct lkst_record *rec;
+
+	if (unlikely(!READ_ONCE(buf->on)))
+		return -EAGAIN;
+	ev = ring_buffer_lock_reserve(buf->rb, sizeof(*rec));
+	if (unlikely(!ev)) {
+		local_inc(this_cpu_ptr(&buf->cpu->lost));
+		return -ENOBUFS;
+	}
+	rec = ring_buffer_event_data(ev);
+	rec->event = event;
+	rec->handler = handler;
+	rec->flags = lkst_record_context();
+	rec->pid = pid;
+	rec->arg[0] = a0;
+	rec->arg[1] = a1;
+	rec->arg[2] = a2;
+	rec->arg[3] = a3;
+	ring_buffer_unlock_commit(buf->rb);
+	return 0;
+}
+
 static __always_inline int __lkst_record(struct lkst_buffer *buf,
 					 unsigned int event, u8 handler,
 					 pid_t pid, const u64 *args)
 {
-	struct lkst_record rec;
-
-	if (unlikely(!READ_ONCE(buf->on)))
-		return -EAGAIN;
-	local_inc(this_cpu_ptr(&buf->cpu->written));
-	rec.event = event;
-	rec.handler = handler;
-	rec.flags = lkst_record_context();
-	rec.pid = pid;
-	memcpy(rec.arg, args, sizeof(rec.arg));
-	/*
-	 * One call reserves, copies and commits: cheaper than
-	 * ring_buffer_lock_reserve() + ring_buffer_event_data() +
-	 * ring_buffer_unlock_commit() for a record this small.
-	 */
-	if (unlikely(ring_buffer_write(buf->rb, sizeof(rec), &rec))) {
-		local_inc(this_cpu_ptr(&buf->cpu->lost));
-		return -ENOBUFS;
-	}
-	return 0;
+	return __lkst_record4(buf, event, handler, pid, args[0], args[1],
+			      args[2], args[3]);
 }
 
 struct lkst_buffer *__lkst_buffer_lookup(const char *name);
@@ -178,7 +192,10 @@ struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 
-/* Per-CPU accounting: written == read + entries + overrun + lost */
+/*
+ * Per-CPU accounting: written == read + entries + overrun + lost, where
+ * written is what the ring buffer committed plus what was lost.
+ */
 struct lkst_buffer_stats {
 	unsigned long	entries;
 	unsigned long	overrun;
@@ -235,6 +252,9 @@ struct lkst_maskset {
 extern struct lkst_table __rcu *lkst_cur_table;
 
 void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3);
+void lkst_call_handler(struct lkst_handler *h, struct lkst_buffer *buf,
+		       unsigned int event, pid_t pid, u64 a0, u64 a1, u64 a2,
+		       u64 a3);
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args);
 
@@ -248,7 +268,7 @@ void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
  */
 static __always_inline void
 __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
-		      pid_t pid, const u64 *args)
+		      pid_t pid, u64 a0, u64 a1, u64 a2, u64 a3)
 {
 	const struct lkst_table_entry *e = &t->ent[event];
 	/* READ_ONCE: __lkst_maskset_drop_handler() may clear it under us. */
@@ -256,20 +276,21 @@ __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 
 	if (!h)
 		return;
-	if (likely(h == &lkst_handler_default))
-		__lkst_record(e->buf, event, LKST_HANDLER_DEFAULT, pid, args);
-	else if (h != &lkst_handler_nothing)
-		h->func(h, e->buf, event, pid, args);
+	if (likely(h == &lkst_handler_default)) {
+		__lkst_record4(e->buf, event, LKST_HANDLER_DEFAULT, pid,
+			       a0, a1, a2, a3);
+	} else if (h != &lkst_handler_nothing) {
+		lkst_call_handler(h, e->buf, event, pid, a0, a1, a2, a3);
+	}
 }
 
 static __always_inline void
 __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 {
 	const struct lkst_table *t = rcu_dereference_sched(lkst_cur_table);
-	const u64 args[LKST_NR_ARGS] = { a0, a1, a2, a3 };
 
 	if (likely(t))
-		__lkst_dispatch_table(t, event, current->pid, args);
+		__lkst_dispatch_table(t, event, current->pid, a0, a1, a2, a3);
 }
 
 struct lkst_maskset *__lkst_maskset_lookup(const char *name);
