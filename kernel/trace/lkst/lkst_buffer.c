@@ -8,20 +8,19 @@
  *
  *	written = read + entries + overrun + lost
  *
- * written	records attempted while the buffer was on: the records the
- *		ring buffer committed, plus lost
+ * written	records attempted while the buffer was on (ours)
  * lost		reserve failures: full in stop mode, resize in progress,
- *		nested too deep (ours, the only counter LKST keeps)
+ *		nested too deep (ours)
  * read		records consumed by readers (ring_buffer_read_events_cpu)
  * entries	records still in the buffer (ring_buffer_entries_cpu)
  * overrun	records overwritten in flight-recorder mode or dropped by a
  *		shrinking resize (ring_buffer_overrun_cpu)
  *
- * ring_buffer_entries_cpu() is defined as committed - (overrun + read), and
- * every successful reserve is committed, so written is computed from the
- * ring buffer's counters and ours: a record costs no counter update of
- * its own.  What the identity still tells is how the written records
- * were spent.
+ * The identity holds because ring_buffer_entries_cpu() is defined as
+ * committed - (overrun + read), and every successful reserve is committed.
+ * written could be computed from the others; it is counted instead, for
+ * three instructions a record, so that the identity checks the ring
+ * buffer's counters rather than defining them.
  *
  * Lifetime: a buffer is on lkst_buffers while it can be named; table
  * entries pin it (->users, -EBUSY on removal); open files and
@@ -297,7 +296,7 @@ void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 	st->read = ring_buffer_read_events_cpu(buf->rb, cpu);
 	st->bytes = ring_buffer_bytes_cpu(buf->rb, cpu);
 	st->lost = local_read(&c->lost);
-	st->written = st->read + st->entries + st->overrun + st->lost;
+	st->written = local_read(&c->written);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
 
@@ -327,6 +326,7 @@ int lkst_buffer_clear(struct lkst_buffer *buf)
 	for_each_possible_cpu(cpu) {
 		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
 
+		local_set(&c->written, 0);
 		local_set(&c->lost, 0);
 	}
 	WRITE_ONCE(buf->on, on);

@@ -142,6 +142,7 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_DUMP_RANGE] = "Records per CPU out of range [0, "
 				 __stringify(LKST_DUMP_MAX) "]",
 	[LKST_ERR_PERSISTENT] = "Persistent buffer: its size is set by reserve_mem=",
+	[LKST_ERR_BAD_PID] = "Not a pid: PID adds, !PID removes",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);
@@ -373,6 +374,8 @@ static int __init lkst_init_tracefs(void)
 		ret = lkst_dump_create_files(lkst_top_dir);
 	if (!ret)
 		ret = lkst_persist_create_files(lkst_top_dir);
+	if (!ret)
+		ret = lkst_notrace_create_files(lkst_top_dir);
 	if (ret)
 		goto err;
 	ret = __lkst_buffer_create_files(lkst_buffer_default(), lkst_top_dir);

@@ -13,11 +13,13 @@
 
 #include <linux/bitmap.h>
 #include <linux/hardirq.h>
+#include <linux/jump_label.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <asm/local.h>
 #include <linux/lkst.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
@@ -92,8 +94,9 @@ void lkst_handlers_print(struct seq_buf *s);
 #define LKST_BUF_MAX_KB		(256 << 10)
 #define LKST_BUF_DEFAULT_KB	256
 
-/* Reserve failures; the ring buffer counts the rest (see lkst_buffer.c). */
+/* See lkst_buffer.c: our half of the accounting identity */
 struct lkst_buffer_cpu {
+	local_t			written;
 	local_t			lost;
 };
 
@@ -137,9 +140,7 @@ static __always_inline u8 lkst_record_context(void)
  * lkst_record() without the preempt_disable(), inlined into the probes,
  * which already run with preemption disabled.  The record is reserved in
  * the ring buffer and filled in place, as ftrace's events are: no copy on
- * the stack, no memcpy(), and no counter of ours on success (the ring
- * buffer counts committed records).  See lkst_record() for the return
- * values.
+ * the stack, no memcpy().  See lkst_record() for the return values.
  */
 static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 					  unsigned int event, u8 handler,
@@ -151,6 +152,12 @@ static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 
 	if (unlikely(!READ_ONCE(buf->on)))
 		return -EAGAIN;
+	/*
+	 * Counted independently of the ring buffer, so that the accounting
+	 * identity checks the ring buffer's counters rather than defining
+	 * them (three instructions).
+	 */
+	local_inc(this_cpu_ptr(&buf->cpu->written));
 	ev = ring_buffer_lock_reserve(buf->rb, sizeof(*rec));
 	if (unlikely(!ev)) {
 		local_inc(this_cpu_ptr(&buf->cpu->lost));
@@ -192,10 +199,7 @@ struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 
-/*
- * Per-CPU accounting: written == read + entries + overrun + lost, where
- * written is what the ring buffer committed plus what was lost.
- */
+/* Per-CPU accounting: written == read + entries + overrun + lost */
 struct lkst_buffer_stats {
 	unsigned long	entries;
 	unsigned long	overrun;
@@ -266,6 +270,25 @@ void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
  * is the read side rcu_dereference_sched() and the table's release by
  * tracepoint_synchronize_unregister() rely on.
  */
+/* lkst_notrace.c: tasks whose events are not recorded */
+DECLARE_STATIC_KEY_FALSE(lkst_notrace_key);
+DECLARE_PER_CPU(bool, lkst_notrace_cpu);
+
+int lkst_notrace_apply(char *text, bool trunc);
+bool lkst_notrace_has(pid_t pid);
+int lkst_notrace_create_files(struct dentry *top);
+
+/*
+ * Is the event about to be dispatched one of a task in notrace_pids?
+ * Only in task context: interrupts that hit such a task are recorded.
+ * A patched-out branch while the list is empty.
+ */
+static __always_inline bool lkst_notrace_current(void)
+{
+	return static_branch_unlikely(&lkst_notrace_key) &&
+	       this_cpu_read(lkst_notrace_cpu) && in_task();
+}
+
 static __always_inline void
 __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 		      pid_t pid, u64 a0, u64 a1, u64 a2, u64 a3)
@@ -289,6 +312,8 @@ __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 {
 	const struct lkst_table *t = rcu_dereference_sched(lkst_cur_table);
 
+	if (lkst_notrace_current())
+		return;
 	if (likely(t))
 		__lkst_dispatch_table(t, event, current->pid, a0, a1, a2, a3);
 }
@@ -458,6 +483,7 @@ enum lkst_err_type {
 	LKST_ERR_NO_MEMORY,
 	LKST_ERR_DUMP_RANGE,
 	LKST_ERR_PERSISTENT,
+	LKST_ERR_BAD_PID,
 	LKST_NR_ERRS
 };
 

@@ -92,6 +92,8 @@ struct lkst_trace {
 
 /* trace.c */
 int lkst_trace_load(struct lkst_trace *t, const char *dir);
+int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
+		       unsigned long *events, unsigned long *own);
 void lkst_trace_free(struct lkst_trace *t);
 const char *lkst_comm(const struct lkst_trace *t, uint32_t pid);
 const struct lkst_evdesc *lkst_desc(const struct lkst_trace *t, unsigned int id);

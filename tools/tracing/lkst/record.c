@@ -41,6 +41,8 @@ struct lkst_cpu {
 	unsigned long	seq;		/* of the current file, rotating */
 	unsigned long long file_bytes;
 	unsigned long long bytes;	/* all written */
+	unsigned long	rotated_out;	/* records in the files removed */
+	unsigned long	rotated_files;
 	bool		eof;
 };
 
@@ -51,6 +53,9 @@ struct lkst_rec {
 	unsigned long long rotate_size;	/* bytes, 0: no rotation */
 	unsigned long	rotate_count;
 	char		**cmd;
+	bool		no_filter;	/* record the recorder too */
+	bool		filtered;	/* our pid is in notrace_pids */
+	pid_t		self;
 	struct lkst_cpu	cpus[LKST_MAX_CPUS];
 	int		nr_cpus;
 	long		page_size;
@@ -69,7 +74,7 @@ static void lkst_record_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lkst record [-m MASKSET] [-s SIZE_KB] [-o DIR] [--rotate SIZE,COUNT]\n"
-		"                   [-- COMMAND [ARGS...]]\n"
+		"                   [--no-filter] [-- COMMAND [ARGS...]]\n"
 		"       lkst record --last-boot [-o DIR]\n"
 		"\n"
 		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
@@ -78,6 +83,11 @@ static void lkst_record_usage(FILE *f)
 		"DIR gets cpuN.raw per CPU and the files that describe them (with a copy\n"
 		"of /proc/kallsyms for the names of code addresses), so that it can be\n"
 		"analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
+		"The recorder keeps its own events out of the recording (its pid is in\n"
+		"lkst/notrace_pids while it runs); COMMAND's are recorded.  At the end it\n"
+		"says how many events were kept, how many the rotation removed on\n"
+		"purpose and how many the kernel lost (overwritten before they were\n"
+		"read, or dropped by a full buffer).\n"
 		"\n"
 		"With --last-boot, save the records the previous boot left in the\n"
 		"persistent buffer (lkst/last_boot/, see lkst.persist=) as such a\n"
@@ -88,6 +98,7 @@ static void lkst_record_usage(FILE *f)
 		"  -o, --output DIR       recording directory (default lkst.data)\n"
 		"  -r, --rotate SIZE,COUNT  flight recorder on disk: at most COUNT files of\n"
 		"                         SIZE KiB per CPU (cpuN.raw.SEQ), oldest removed\n"
+		"      --no-filter        record the recorder's own events too\n"
 		"      --last-boot        save the previous boot's records\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -359,8 +370,15 @@ static int lkst_rotate(struct lkst_rec *r, struct lkst_cpu *c)
 	close(c->out);
 	c->seq++;
 	if (c->seq >= r->rotate_count) {
+		unsigned long events, own;
+
 		snprintf(name, sizeof(name), "cpu%d.raw.%06lu", c->cpu,
 			 c->seq - r->rotate_count);
+		/* What the rotation removes on purpose is counted, not lost. */
+		if (!lkst_rawfile_count(r->dir, name, r->self, &events, &own)) {
+			c->rotated_out += events;
+			c->rotated_files++;
+		}
 		path = lkst_path(r->dir, name);
 		if (unlink(path) && errno != ENOENT)
 			lkst_warn("%s: %s", path, strerror(errno));
@@ -427,6 +445,13 @@ static ssize_t lkst_splice_page(struct lkst_rec *r, struct lkst_cpu *c,
 }
 
 /*
+ * Batches of a pipe's worth one CPU may move per round of the loop:
+ * a recorder that records itself (--no-filter) and cannot keep up would
+ * otherwise never get back to notice that its command has ended.
+ */
+#define LKST_MAX_BATCHES	8
+
+/*
  * Move the CPU's full pages to its file, in batches of a pipe's worth;
  * with @all, everything up to the last partial page.  A rotated file
  * always ends on a page.
@@ -436,8 +461,10 @@ static int lkst_drain_cpu(struct lkst_rec *r, struct lkst_cpu *c, bool all)
 	unsigned long long room;
 	bool empty = false, full = true;
 	ssize_t n, in_pipe;
+	int batches = 0;
 
-	while (!c->eof && !empty && (full || all)) {
+	while (!c->eof && !empty && (full || all) &&
+	       (all || batches++ < LKST_MAX_BATCHES)) {
 		if (r->rotate_size && c->file_bytes >= r->rotate_size &&
 		    lkst_rotate(r, c))
 			return -1;
@@ -532,17 +559,50 @@ static void lkst_close_cpus(struct lkst_rec *r)
 	}
 }
 
-/* Print read/overrun/lost from the per-CPU stats; false if any lost */
+/* The records now in the files of a CPU, and the recorder's own among them */
+static void lkst_count_kept(struct lkst_rec *r, struct lkst_cpu *c,
+			    unsigned long *kept, unsigned long *own)
+{
+	unsigned long seq, first = 0, events, mine;
+	char name[64];
+
+	*kept = 0;
+	*own = 0;
+	if (r->rotate_size && c->seq + 1 > r->rotate_count)
+		first = c->seq + 1 - r->rotate_count;
+	for (seq = first; seq <= c->seq; seq++) {
+		if (r->rotate_size)
+			snprintf(name, sizeof(name), "cpu%d.raw.%06lu", c->cpu, seq);
+		else
+			snprintf(name, sizeof(name), "cpu%d.raw", c->cpu);
+		if (lkst_rawfile_count(r->dir, name, r->self, &events, &mine))
+			continue;
+		*kept += events;
+		*own += mine;
+		if (!r->rotate_size)
+			break;
+	}
+}
+
+/*
+ * Say what happened to the events: per CPU, read = kept + rotated out
+ * (on purpose), and what the kernel lost: overwritten before they were
+ * read, or dropped by a full buffer.  False if the kernel lost any.
+ */
 static bool lkst_report_stats(struct lkst_rec *r)
 {
 	unsigned long long total = 0, bytes = 0, overrun = 0, lost = 0;
+	unsigned long long kept_all = 0, rot_all = 0, own_all = 0, files = 0;
 	unsigned long long v, read, ovr, lst;
 	char name[64], *buf, *p, *save = NULL;
+	unsigned long kept, own;
 	bool ok = true;
 	int i;
 
 	for (i = 0; i < r->nr_cpus; i++) {
-		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", r->cpus[i].cpu);
+		struct lkst_cpu *c = &r->cpus[i];
+
+		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", c->cpu);
 		buf = lkst_tracefs_read(name);
 		if (!buf)
 			continue;
@@ -559,28 +619,59 @@ static bool lkst_report_stats(struct lkst_rec *r)
 				lst = v;
 		}
 		free(buf);
-		printf("  cpu%-3d %10llu events %10llu KiB %8llu overwritten %8llu dropped\n",
-		       r->cpus[i].cpu, read, r->cpus[i].bytes >> 10, ovr, lst);
+		lkst_count_kept(r, c, &kept, &own);
+		printf("  cpu%-3d %10llu events read: %10lu kept, %8lu rotated out; %8llu overwritten, %8llu dropped\n",
+		       c->cpu, read, kept, c->rotated_out, ovr, lst);
+		if (kept + c->rotated_out != read)
+			lkst_warn("cpu%d: %lu kept + %lu rotated out != %llu read: damaged files?",
+				  c->cpu, kept, c->rotated_out, read);
 		total += read;
-		bytes += r->cpus[i].bytes;
+		bytes += c->bytes;
 		overrun += ovr;
 		lost += lst;
+		kept_all += kept;
+		rot_all += c->rotated_out;
+		files += c->rotated_files;
+		own_all += own;
 	}
-	printf("lkst: recorded %llu events (%llu KiB) in %s", total, bytes >> 10,
-	       r->dir);
+	printf("lkst: recorded %llu events (%llu KiB) in %s: %llu kept", total,
+	       bytes >> 10, r->dir, kept_all);
+	if (r->rotate_size)
+		printf(", %llu in the %llu oldest files the rotation removed",
+		       rot_all, files);
+	printf("\n");
 	if (overrun || lost) {
-		printf("; LOST %llu (%llu overwritten before they were read, %llu dropped)\n",
+		printf("lkst: LOST in the kernel: %llu (%llu overwritten before they were read, %llu dropped)\n",
 		       overrun + lost, overrun, lost);
 		printf("lkst: use a larger buffer (-s) or fewer events (-m)\n");
 		ok = false;
 	} else {
-		printf("; nothing lost\n");
+		printf("lkst: nothing lost in the kernel\n");
 	}
+	if (r->filtered)
+		printf("lkst: the recorder's own events: %llu (it kept itself out with notrace_pids; --no-filter records them)\n",
+		       own_all);
+	else
+		printf("lkst: the recorder's own events: %llu of %llu kept\n",
+		       own_all, kept_all);
 	return ok;
 }
 
-static pid_t lkst_start_cmd(char **cmd, const sigset_t *oldmask)
+/* notrace_pids: add (or with '!', remove) @pid; quiet if the file is missing */
+static int lkst_notrace(pid_t pid, bool add)
 {
+	char val[32];
+
+	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/notrace_pids"))
+		return -ENOENT;
+	snprintf(val, sizeof(val), "%s%d\n", add ? "" : "!", (int)pid);
+	/* Opened without O_TRUNC: adds to the list, does not replace it */
+	return lkst_tracefs_write("notrace_pids", val);
+}
+
+static pid_t lkst_start_cmd(struct lkst_rec *r, const sigset_t *oldmask)
+{
+	char **cmd = r->cmd;
 	pid_t pid = fork();
 
 	if (pid < 0) {
@@ -588,6 +679,9 @@ static pid_t lkst_start_cmd(char **cmd, const sigset_t *oldmask)
 		return -1;
 	}
 	if (!pid) {
+		/* With notrace_fork set, the command inherited our exclusion. */
+		if (r->filtered)
+			lkst_notrace(getpid(), false);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
 		execvp(cmd[0], cmd);
 		lkst_err("%s: %s", cmd[0], strerror(errno));
@@ -881,6 +975,7 @@ int cmd_record(int argc, char **argv)
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "rotate",	required_argument,	NULL, 'r' },
 		{ "last-boot",	no_argument,		NULL, 'L' },
+		{ "no-filter",	no_argument,		NULL, 'F' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ }
 	};
@@ -917,6 +1012,9 @@ int cmd_record(int argc, char **argv)
 		case 'L':
 			last_boot = true;
 			break;
+		case 'F':
+			r->no_filter = true;
+			break;
 		case 'h':
 			lkst_record_usage(stdout);
 			free(r);
@@ -928,7 +1026,7 @@ int cmd_record(int argc, char **argv)
 	if (optind < argc)
 		r->cmd = argv + optind;
 	if (last_boot) {
-		if (r->cmd || r->size_kb || r->rotate_size ||
+		if (r->cmd || r->size_kb || r->rotate_size || r->no_filter ||
 		    strcmp(r->maskset, "RDEFAULT")) {
 			lkst_err("--last-boot takes only -o DIR");
 			goto usage;
@@ -995,10 +1093,17 @@ int cmd_record(int argc, char **argv)
 	}
 	if (lkst_tracefs_write("clear", "1") || lkst_open_cpus(r))
 		goto out_cpus;
+	r->self = getpid();
+	if (!r->no_filter) {
+		if (!lkst_notrace(r->self, true))
+			r->filtered = true;
+		else
+			lkst_warn("cannot keep the recorder out of the recording (no lkst/notrace_pids): its own events are recorded too");
+	}
 	if (lkst_tracefs_write("maskset", r->maskset))
 		goto out_cpus;
 	if (r->cmd) {
-		child = lkst_start_cmd(r->cmd, &oldmask);
+		child = lkst_start_cmd(r, &oldmask);
 	} else {
 		fprintf(stderr, "lkst: recording %s into %s; Ctrl-C to stop\n",
 			r->maskset, r->dir);
@@ -1016,10 +1121,15 @@ int cmd_record(int argc, char **argv)
 	lkst_save_kallsyms(r, false);
 	/* losses are reported, but what was recorded is fine */
 	lkst_report_stats(r);
+	if (r->filtered && lkst_notrace(r->self, false))
+		ret = LKST_EXIT_FAIL;
+	r->filtered = false;
 	if (r->cmd && child > 0 && WIFEXITED(status) && WEXITSTATUS(status))
 		lkst_warn("%s exited with status %d", r->cmd[0],
 			  WEXITSTATUS(status));
 out_cpus:
+	if (r->filtered)
+		lkst_notrace(r->self, false);
 	lkst_close_cpus(r);
 out_sig:
 	for (opt = 0; opt < 2; opt++) {

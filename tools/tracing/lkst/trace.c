@@ -309,6 +309,67 @@ static int lkst_file_decode(struct lkst_decoder *d, struct lkst_trace *t,
 	return 0;
 }
 
+/**
+ * lkst_rawfile_count - count the records of one raw file of a recording
+ * @dir:	the recording, for its format and header_page
+ * @name:	the file in @dir, e.g. cpu0.raw.000003
+ * @pid:	whose task-context records to count in @own
+ * @events:	receives the number of records
+ * @own:	receives the number of records of @pid in task context
+ *
+ * Streams the file page by page; corrupt pages are skipped, as when the
+ * recording is loaded.  Returns 0 or -errno.
+ */
+int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
+		       unsigned long *events, unsigned long *own)
+{
+	struct lkst_trace t = { .dir = dir };
+	unsigned long long ts, v, flags;
+	struct lkst_decoder d;
+	unsigned long commit;
+	char *path;
+	void *rec;
+	FILE *f;
+	int ret = 0;
+
+	*events = 0;
+	*own = 0;
+	if (lkst_decoder_init(&d, &t)) {
+		lkst_decoder_exit(&d);
+		return -EINVAL;
+	}
+	path = lkst_path(dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		goto out;
+	}
+	while (fread(d.page, 1, d.page_size, f) == d.page_size) {
+		memset(d.page + d.page_size, 0, PAGE_SLACK);
+		if (lkst_page_check(&d, &commit) ||
+		    kbuffer_load_subbuffer(d.kbuf, d.page))
+			continue;
+		for (rec = kbuffer_read_event(d.kbuf, &ts); rec;
+		     rec = kbuffer_next_event(d.kbuf, &ts)) {
+			if (kbuffer_event_size(d.kbuf) < (int)d.rec_size)
+				break;
+			(*events)++;
+			if (tep_read_number_field(d.f_pid, rec, &v) ||
+			    tep_read_number_field(d.f_flags, rec, &flags))
+				continue;
+			if (v == pid && !flags)
+				(*own)++;
+		}
+	}
+	if (ferror(f))
+		ret = -EIO;
+	fclose(f);
+out:
+	free(path);
+	lkst_decoder_exit(&d);
+	return ret;
+}
+
 /* cpuN.raw, or cpuN.raw.SEQ when recorded with --rotate */
 struct lkst_rawfile {
 	char		*name;

@@ -678,6 +678,77 @@ static void lkst_handler_switches_maskset(struct kunit *test)
 	p->switch_to = NULL;
 }
 
+static void lkst_test_notrace_clear(void *unused)
+{
+	char empty[] = "";
+
+	lkst_notrace_apply(empty, true);
+}
+
+/* notrace_pids: all or nothing, and a listed task's events are not dispatched */
+static void lkst_maskset_notrace_pids(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_ntbuf");
+	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_nt");
+	struct lkst_record rec;
+	const char *cmd = NULL;
+	char text[64];
+	int pos = -1;
+
+	lkst_test_save_current(test);
+	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_ntbuf\n"), 0);
+	scoped_guard(mutex, &lkst_mutex)
+		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lkst_test_notrace_clear, NULL));
+
+	/* This task listed: its event is not recorded */
+	snprintf(text, sizeof(text), "%d 77\n", current->pid);
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(current->pid));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&lkst_notrace_key));
+	preempt_disable();
+	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
+	preempt_enable();
+	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
+
+	/* A bad token changes nothing and is logged with a caret under it */
+	strscpy(text, "78 !79 x80\n");
+	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
+	KUNIT_EXPECT_STREQ(test, lkst_last_err(&cmd, &pos),
+			   "Not a pid: PID adds, !PID removes");
+	KUNIT_EXPECT_STREQ(test, cmd, "78 !79 x80");
+	KUNIT_EXPECT_EQ(test, pos, 7);
+	strscpy(text, "0");
+	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
+	snprintf(text, sizeof(text), "%lu", (unsigned long)PID_MAX_LIMIT + 1);
+	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
+	strscpy(text, "!");
+	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(current->pid));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
+
+	/* Removed again: recorded, with this task's pid */
+	snprintf(text, sizeof(text), "!%d", current->pid);
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, false), 0);
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(current->pid));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
+	preempt_disable();
+	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
+	preempt_enable();
+	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
+	KUNIT_EXPECT_EQ(test, rec.pid, current->pid);
+	KUNIT_EXPECT_EQ(test, rec.arg[0], 1);
+
+	/* Truncation empties the list and patches the check out */
+	text[0] = '\0';
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&lkst_notrace_key));
+}
+
 static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE_PARAM(lkst_builtin_routing, lkst_builtin_gen_params),
 	KUNIT_CASE_PARAM(lkst_maskset_parse_lines, lkst_parse_gen_params),
@@ -688,6 +759,7 @@ static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE(lkst_maskset_commit_merges),
 	KUNIT_CASE(lkst_maskset_removed_while_referenced),
 	KUNIT_CASE(lkst_maskset_buffer_recording),
+	KUNIT_CASE(lkst_maskset_notrace_pids),
 	{}
 };
 

@@ -95,6 +95,10 @@ lkst_reset()
 	done
 	true > "$LKST/user_masksets"
 	true > "$LKST/user_buffers"
+	if [ -f "$LKST/notrace_pids" ]; then
+		true > "$LKST/notrace_pids"
+		echo 0 > "$LKST/notrace_fork"
+	fi
 	echo 1 > "$LKST/overwrite"
 	echo 1 > "$LKST/tracing_on"
 	# a persistent default buffer (lkst.persist=) has a fixed size

@@ -69,6 +69,22 @@ workload() {
 	wait
 }
 
+# selfrot FILTER|NOFILTER: a RALL recording with rotation, its recorder's
+# pid, the workload's pid and the kernel's per-CPU stats afterwards.
+selfrot() {
+	local d=$dir/self-$1 opt=() ts=/sys/kernel/tracing cpu
+	[ "$1" = NOFILTER ] && opt=(--no-filter)
+	"$lkst" record "${opt[@]}" -m RALL -s 256 -o "$d" --rotate 64,4 -- \
+		sh -c "for i in 1 2 3 4 5 6 7 8 9 10; do ls -l /usr/bin > /dev/null; done
+		       echo \$\$ > $d.workload; exec sleep 0.5" > "$d.log" 2>&1 &
+	echo $! > "$d.recorder"
+	wait $!
+	echo $? > "$d.rc"
+	for cpu in $ts/lkst/per_cpu/cpu*; do
+		echo "${cpu##*/} $(tr '\n' ' ' < "$cpu/stats")"
+	done > "$d.stats"
+}
+
 record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
@@ -76,7 +92,7 @@ record() {
 		echo "lkst_test.sh: no LKST in this kernel" >&2
 		return 4
 	fi
-	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/*.rc "$dir"/*.err
+	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err
 	cat $ts/lkst/maskset > "$dir/maskset.before"
 
 	export -f workload
@@ -90,6 +106,12 @@ record() {
 		sh -c 'for i in 1 2 3 4 5 6 7 8; do ls -l /usr/bin > /dev/null; done' \
 		> "$dir/rot.log" 2>&1
 	echo $? > "$dir/rot.rc"
+
+	# RALL into small rotating files: the recorder must not fill them
+	# with its own events; the workload's pid is its shell's and, after
+	# the exec, sleep's, the last thing it does.
+	selfrot NOFILTER
+	selfrot FILTER
 
 	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
@@ -147,10 +169,11 @@ check_phase() {
 		      (len(ts), len(set(cpus)), switches))
 		sys.exit(0 if ok else 1)
 	EOF
-	run report_filter "$lkst" report --event 'SYSCALL_*' --comm lkst "$m"
+	# dd of the workload (the recorder does not record itself any more)
+	run report_filter "$lkst" report --event 'SYSCALL_*' --comm dd "$m"
 	check "report: --event and --comm filter" eval \
 		'[ "$(rc report_filter)" = 0 ] && [ -s "$dir/out.report_filter" ] &&
-		 ! grep -vq " lkst  *SYSCALL_" "$dir/out.report_filter"'
+		 ! grep -vq " dd  *SYSCALL_" "$dir/out.report_filter"'
 
 	# Code addresses as symbols: the 100 ms sleep ends in hrtimer_wakeup.
 	check "report: code addresses as symbols (func=hrtimer_wakeup wakes the sleeper)" \
@@ -375,6 +398,60 @@ check_phase() {
 	run rot "$lkst" report "$dir/rot"
 	check "report of a rotated recording decodes" \
 		eval '[ "$(rc rot)" = 0 ] && sane rot && [ -s "$dir/out.rot" ]'
+
+	local mode
+	for mode in FILTER NOFILTER; do
+		run "self-$mode" "$lkst" report "$dir/self-$mode"
+		check "record RALL --rotate ($mode): $([ $mode = FILTER ] && echo "the workload's events kept, none of the recorder's" || echo "the recorder's own events kept and counted")" \
+			python3 - "$dir/self-$mode" "$dir/out.self-$mode" "$mode" <<-'EOF'
+			import re, sys
+			d, out, mode = sys.argv[1:]
+			rec = int(open(d + '.recorder').read())
+			work = int(open(d + '.workload').read())
+			lines = open(out).read().splitlines()
+			pid = lambda l: int(l.split()[2])
+			# task context: no ctx= (hardirq, softirq, nmi) on the line
+			own = [l for l in lines if pid(l) == rec and 'ctx=' not in l]
+			mine = [l for l in lines if pid(l) == work]
+			log = open(d + '.log').read()
+			m = re.search(r"recorder's own events: (\d+)", log)
+			said = int(m.group(1)) if m else -1
+			print("    %d events kept: %d of the workload (pid %d), %d of the recorder (pid %d) in task context, summary says %d"
+			      % (len(lines), len(mine), work, len(own), rec, said))
+			ok = open(d + '.rc').read().strip() == '0' and said == len(own)
+			# Unfiltered, the recorder's events may push all of the
+			# workload's out of the rotation: what the filter is for.
+			ok = ok and (len(own) == 0 and len(mine) > 0 if mode == 'FILTER' else len(own) > 0)
+			sys.exit(0 if ok else 1)
+			EOF
+		check "record RALL --rotate ($mode): read = kept + rotated out, as the kernel's stats say" \
+			python3 - "$dir/self-$mode" "$dir/out.self-$mode" <<-'EOF'
+			import re, sys
+			d, out = sys.argv[1:]
+			log = open(d + '.log').read()
+			stats = {}
+			for l in open(d + '.stats'):
+			    f = l.split()
+			    stats[int(f[0][3:])] = {f[i].rstrip(':'): int(f[i + 1]) for i in range(1, len(f) - 1, 2)}
+			rows = re.findall(r'^\s+cpu(\d+)\s+(\d+) events read:\s+(\d+) kept,\s+(\d+) rotated out;\s+(\d+) overwritten,\s+(\d+) dropped', log, re.M)
+			ok = bool(rows) and len(rows) == len(stats)
+			kept = 0
+			for cpu, read, k, rot, ovr, drop in rows:
+			    cpu, read, k, rot, ovr, drop = map(int, (cpu, read, k, rot, ovr, drop))
+			    st = stats[cpu]
+			    print("    cpu%d: read %d = kept %d + rotated out %d; kernel: read %d overrun %d lost %d entries %d written %d"
+			          % (cpu, read, k, rot, st['read'], st['overrun'], st['lost'], st['entries'], st['written']))
+			    ok = ok and read == k + rot and read == st['read'] and ovr == st['overrun'] and drop == st['lost']
+			    ok = ok and st['written'] == st['read'] + st['overrun'] + st['lost'] + st['entries']
+			    kept += k
+			decoded = len(open(out).read().splitlines())
+			m = re.search(r'recorded (\d+) events .* (\d+) kept', log)
+			print("    report decodes %d events, summary: %s" % (decoded, m and m.group(0)))
+			ok = ok and m and int(m.group(2)) == kept == decoded
+			ok = ok and int(m.group(1)) == sum(int(r[1]) for r in rows)
+			sys.exit(0 if ok else 1)
+			EOF
+	done
 
 	# Bad input: clear message, non-zero exit, no crash.
 	check "record: unknown maskset refused with a clear message" eval \

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LKST notrace_pids: tasks whose events LKST does not record.
+ *
+ * A recorder that reads the buffers and writes them to files makes
+ * events of its own (system calls, page faults, wakeups), which fill
+ * more pages, which it reads and writes: with a detailed maskset it ends
+ * up recording mostly itself.  As trace-cmd does with ftrace's
+ * set_event_notrace_pid, it writes its pid here:
+ *
+ *   # echo 1234 > notrace_pids		# exactly these pids
+ *   # echo 5678 >> notrace_pids	# add one
+ *   # echo '!1234' >> notrace_pids	# remove one
+ *   # echo > notrace_pids		# none
+ *   # echo 1 > notrace_fork		# children of listed tasks join the list
+ *
+ * An event is not recorded (no handler runs) when it happens in task
+ * context while a listed task is current; interrupts, softirqs and NMIs
+ * that hit the task are recorded as usual, as they are not its doing.
+ * A pid leaves the list when its task is freed, so that it never applies
+ * to a later task that reuses the number.
+ *
+ * Cost: while the list is empty, a static branch in every probe, patched
+ * out.  While it is not, each probe reads a per-CPU flag, which a
+ * sched_switch probe of lowest priority (it runs after LKST's own
+ * PROCESS_CONTEXTSWITCH probe, which records the switch for the task
+ * that switches out) sets from the list for the next task, as ftrace
+ * does for its pid filters.
+ *
+ * The list is a trace_pid_list, replaced as a whole by each write (all
+ * or nothing) under lkst_mutex and freed after the probes are done with
+ * it; the fork and free probes add and remove pids in place, as ftrace's
+ * event-fork option does.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/tracefs.h>
+#include <trace/events/sched.h>
+
+#include "../trace.h"
+#include "lkst_internal.h"
+
+DEFINE_STATIC_KEY_FALSE(lkst_notrace_key);
+EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_key);
+DEFINE_PER_CPU(bool, lkst_notrace_cpu);
+
+static struct trace_pid_list __rcu *lkst_notrace_list;
+static bool lkst_notrace_fork;
+
+/* The longest token: "!" and a pid */
+#define LKST_PID_TOKEN_MAX	16
+
+static struct trace_pid_list *lkst_notrace_list_locked(void)
+{
+	return rcu_dereference_protected(lkst_notrace_list,
+					 lockdep_is_held(&lkst_mutex));
+}
+
+static void lkst_notrace_switch(void *data, bool preempt,
+				struct task_struct *prev,
+				struct task_struct *next,
+				unsigned int prev_state)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	this_cpu_write(lkst_notrace_cpu, trace_pid_list_is_set(l, next->pid));
+}
+
+static void lkst_notrace_fork_probe(void *data, struct task_struct *parent,
+				    struct task_struct *child)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	if (READ_ONCE(lkst_notrace_fork) && trace_pid_list_is_set(l, parent->pid))
+		trace_pid_list_set(l, child->pid);
+}
+
+static void lkst_notrace_free_probe(void *data, struct task_struct *task)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	if (l)
+		trace_pid_list_clear(l, task->pid);
+}
+
+/* IPI: the flag of this CPU, for the task it runs now */
+static void lkst_notrace_sync_cpu(void *unused)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	this_cpu_write(lkst_notrace_cpu, trace_pid_list_is_set(l, current->pid));
+}
+
+static int lkst_notrace_attach(void)
+{
+	int ret;
+
+	/* Priority 0: after LKST's probes, which run at the default 10. */
+	ret = register_trace_prio_sched_switch(lkst_notrace_switch, NULL, 0);
+	if (ret)
+		return ret;
+	ret = register_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
+	if (ret)
+		goto err_switch;
+	ret = register_trace_sched_process_free(lkst_notrace_free_probe, NULL);
+	if (ret)
+		goto err_fork;
+	return 0;
+
+err_fork:
+	unregister_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
+err_switch:
+	unregister_trace_sched_switch(lkst_notrace_switch, NULL);
+	return ret;
+}
+
+static void lkst_notrace_detach(void)
+{
+	unregister_trace_sched_process_free(lkst_notrace_free_probe, NULL);
+	unregister_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
+	unregister_trace_sched_switch(lkst_notrace_switch, NULL);
+}
+
+/*
+ * Publish @new (NULL or a list that is not empty) in place of the
+ * current list, attaching or detaching the probes as needed.  Takes
+ * ownership of @new.
+ */
+static int __lkst_notrace_publish(struct trace_pid_list *new)
+{
+	struct trace_pid_list *old = lkst_notrace_list_locked();
+	int ret;
+
+	lockdep_assert_held(&lkst_mutex);
+	if (new && !old) {
+		ret = lkst_notrace_attach();
+		if (ret) {
+			trace_pid_list_free(new);
+			return ret;
+		}
+	}
+	rcu_assign_pointer(lkst_notrace_list, new);
+	if (new) {
+		on_each_cpu(lkst_notrace_sync_cpu, NULL, 1);
+		if (!old)
+			static_branch_enable(&lkst_notrace_key);
+	} else if (old) {
+		static_branch_disable(&lkst_notrace_key);
+		lkst_notrace_detach();
+	}
+	if (old) {
+		/* Probes read the list with preemption disabled. */
+		tracepoint_synchronize_unregister();
+		trace_pid_list_free(old);
+	}
+	return 0;
+}
+
+/**
+ * lkst_notrace_apply - apply one write to notrace_pids
+ * @text:	whitespace-separated tokens: PID adds, !PID removes
+ * @trunc:	start from an empty list instead of the current one
+ *
+ * All or nothing: a bad token changes nothing and is reported in
+ * error_log.
+ *
+ * Context: process context; takes lkst_mutex.
+ * Return: 0 or -errno.
+ */
+int lkst_notrace_apply(char *text, bool trunc)
+{
+	struct trace_pid_list *cur, *new;
+	char *tok, *orig __free(kfree) = kstrdup(text, GFP_KERNEL);
+	char *start = text;
+	unsigned int pid;
+	bool remove;
+	int ret = 0;
+
+	if (!orig)
+		return -ENOMEM;
+	new = trace_pid_list_alloc();
+	if (!new)
+		return -ENOMEM;
+
+	guard(mutex)(&lkst_mutex);
+	cur = lkst_notrace_list_locked();
+	if (cur && !trunc) {
+		ret = trace_pid_list_first(cur, &pid);
+		while (!ret) {
+			ret = trace_pid_list_set(new, pid);
+			if (ret)
+				goto err;
+			ret = trace_pid_list_next(cur, pid + 1, &pid);
+		}
+	}
+	while ((tok = strsep(&text, " \t\n"))) {
+		if (!*tok)
+			continue;
+		remove = *tok == '!';
+		if (kstrtouint(tok + remove, 10, &pid) || !pid ||
+		    pid > PID_MAX_LIMIT) {
+			lkst_log_err("notrace_pids", strim(orig),
+				     LKST_ERR_BAD_PID, tok - start);
+			ret = -EINVAL;
+			goto err;
+		}
+		ret = remove ? trace_pid_list_clear(new, pid) :
+			       trace_pid_list_set(new, pid);
+		if (ret)
+			goto err;
+	}
+	if (trace_pid_list_first(new, &pid)) {
+		/* empty */
+		trace_pid_list_free(new);
+		new = NULL;
+	}
+	return __lkst_notrace_publish(new);
+
+err:
+	trace_pid_list_free(new);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_apply);
+
+/**
+ * lkst_notrace_has - is @pid in notrace_pids?
+ * @pid: the pid
+ *
+ * Return: true if events of task @pid are not recorded.
+ */
+bool lkst_notrace_has(pid_t pid)
+{
+	guard(mutex)(&lkst_mutex);
+	return trace_pid_list_is_set(lkst_notrace_list_locked(), pid);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_has);
+
+/* Reading: one pid a line, in ascending order, under lkst_mutex. */
+static void *lkst_notrace_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct trace_pid_list *l = lkst_notrace_list_locked();
+	unsigned int pid = (unsigned long)v;
+
+	(*pos)++;
+	if (trace_pid_list_next(l, pid, &pid) < 0)
+		return NULL;
+	return (void *)(unsigned long)(pid + 1);
+}
+
+static void *lkst_notrace_seq_start(struct seq_file *m, loff_t *pos)
+{
+	struct trace_pid_list *l;
+	unsigned int pid;
+	loff_t i;
+	void *v;
+
+	mutex_lock(&lkst_mutex);
+	l = lkst_notrace_list_locked();
+	if (!l || trace_pid_list_first(l, &pid) < 0)
+		return NULL;
+	/* pid + 1: 0 is the end of the sequence */
+	v = (void *)(unsigned long)(pid + 1);
+	for (i = 0; v && i < *pos; )
+		v = lkst_notrace_seq_next(m, v, &i);
+	return v;
+}
+
+static void lkst_notrace_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&lkst_mutex);
+}
+
+static int lkst_notrace_seq_show(struct seq_file *m, void *v)
+{
+	seq_printf(m, "%lu\n", (unsigned long)v - 1);
+	return 0;
+}
+
+static const struct seq_operations lkst_notrace_seq_ops = {
+	.start	= lkst_notrace_seq_start,
+	.next	= lkst_notrace_seq_next,
+	.stop	= lkst_notrace_seq_stop,
+	.show	= lkst_notrace_seq_show,
+};
+
+/* What a writer of notrace_pids keeps between open and release */
+struct lkst_notrace_writer {
+	bool	trunc;		/* O_TRUNC and nothing written yet */
+};
+
+static struct lkst_notrace_writer *lkst_notrace_writer(struct file *filp)
+{
+	if (filp->f_mode & FMODE_READ)
+		return ((struct seq_file *)filp->private_data)->private;
+	return filp->private_data;
+}
+
+static int lkst_notrace_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_notrace_writer *w;
+	int ret;
+
+	ret = tracing_check_open_get_tr(NULL);
+	if (ret)
+		return ret;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	/*
+	 * "echo > notrace_pids" empties it: at the first write, which then
+	 * replaces the list, or at close if nothing was written.  A refused
+	 * first write leaves the list as it was.
+	 */
+	w->trunc = (filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC);
+	if (filp->f_mode & FMODE_READ) {
+		ret = seq_open(filp, &lkst_notrace_seq_ops);
+		if (ret) {
+			kfree(w);
+			return ret;
+		}
+		((struct seq_file *)filp->private_data)->private = w;
+	} else {
+		filp->private_data = w;
+	}
+	return 0;
+}
+
+static ssize_t lkst_notrace_write(struct file *filp, const char __user *ubuf,
+				  size_t cnt, loff_t *ppos)
+{
+	struct lkst_notrace_writer *w = lkst_notrace_writer(filp);
+	char *buf;
+	int ret;
+
+	if (!cnt)
+		return 0;
+	/* Whole tokens per write: at most a few thousand pids at a time. */
+	if (cnt > PAGE_SIZE * 4) {
+		lkst_log_err("notrace_pids", "", LKST_ERR_WRITE_TOO_LARGE, 0);
+		return -EINVAL;
+	}
+	buf = kmalloc(cnt + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	ret = lkst_get_user_text("notrace_pids", ubuf, cnt, buf, cnt + 1);
+	if (!ret)
+		ret = lkst_notrace_apply(buf, w->trunc);
+	kfree(buf);
+	/* Applied, or refused: either way, close must not truncate. */
+	w->trunc = false;
+	if (ret)
+		return ret;
+	*ppos += cnt;
+	return cnt;
+}
+
+static int lkst_notrace_release(struct inode *inode, struct file *filp)
+{
+	struct lkst_notrace_writer *w = lkst_notrace_writer(filp);
+	char empty[] = "";
+
+	if (w->trunc)
+		lkst_notrace_apply(empty, true);
+	kfree(w);
+	if (filp->f_mode & FMODE_READ)
+		return seq_release(inode, filp);
+	return 0;
+}
+
+static const struct file_operations lkst_notrace_fops = {
+	.open		= lkst_notrace_open,
+	.read		= seq_read,
+	.write		= lkst_notrace_write,
+	.llseek		= seq_lseek,
+	.release	= lkst_notrace_release,
+};
+
+static ssize_t lkst_notrace_fork_read(struct file *filp, char __user *ubuf,
+				      size_t cnt, loff_t *ppos)
+{
+	char tmp[4];
+	int len;
+
+	len = snprintf(tmp, sizeof(tmp), "%d\n", READ_ONCE(lkst_notrace_fork));
+	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
+}
+
+static ssize_t lkst_notrace_fork_write(struct file *filp,
+				       const char __user *ubuf, size_t cnt,
+				       loff_t *ppos)
+{
+	char buf[8];
+	bool val;
+	int ret;
+
+	ret = lkst_get_user_text("notrace_fork", ubuf, cnt, buf, sizeof(buf));
+	if (ret)
+		return ret;
+	if (kstrtobool(strim(buf), &val)) {
+		lkst_log_err("notrace_fork", buf, LKST_ERR_NOT_NUMBER, 0);
+		return -EINVAL;
+	}
+	WRITE_ONCE(lkst_notrace_fork, val);
+	*ppos += cnt;
+	return cnt;
+}
+
+static const struct file_operations lkst_notrace_fork_fops = {
+	.open		= tracing_open_generic,
+	.read		= lkst_notrace_fork_read,
+	.write		= lkst_notrace_fork_write,
+	.llseek		= default_llseek,
+};
+
+int lkst_notrace_create_files(struct dentry *top)
+{
+	if (!trace_create_file("notrace_pids", TRACE_MODE_WRITE, top, NULL,
+			       &lkst_notrace_fops) ||
+	    !trace_create_file("notrace_fork", TRACE_MODE_WRITE, top, NULL,
+			       &lkst_notrace_fork_fops))
+		return -ENOMEM;
+	return 0;
+}
