@@ -276,6 +276,7 @@ DECLARE_PER_CPU(bool, lkst_notrace_cpu);
 
 int lkst_notrace_apply(char *text, bool trunc);
 bool lkst_notrace_has(pid_t pid);
+bool lkst_notrace_active(void);
 int lkst_notrace_create_files(struct dentry *top);
 
 /*

@@ -46,7 +46,6 @@
 #include "lkst_internal.h"
 
 DEFINE_STATIC_KEY_FALSE(lkst_notrace_key);
-EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_key);
 DEFINE_PER_CPU(bool, lkst_notrace_cpu);
 
 static struct trace_pid_list __rcu *lkst_notrace_list;
@@ -239,6 +238,13 @@ bool lkst_notrace_has(pid_t pid)
 	return trace_pid_list_is_set(lkst_notrace_list_locked(), pid);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_has);
+
+/* For the tests: is the check in the probes patched in? */
+bool lkst_notrace_active(void)
+{
+	return static_key_enabled(&lkst_notrace_key);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_active);
 
 /* Reading: one pid a line, in ascending order, under lkst_mutex. */
 static void *lkst_notrace_seq_next(struct seq_file *m, void *v, loff_t *pos)

@@ -620,7 +620,8 @@ static bool lkst_report_stats(struct lkst_rec *r)
 		}
 		free(buf);
 		lkst_count_kept(r, c, &kept, &own);
-		printf("  cpu%-3d %10llu events read: %10lu kept, %8lu rotated out; %8llu overwritten, %8llu dropped\n",
+		printf("  cpu%-3d %10llu events read: %10lu kept, %8lu rotated out;"
+		       " %8llu overwritten, %8llu dropped\n",
 		       c->cpu, read, kept, c->rotated_out, ovr, lst);
 		if (kept + c->rotated_out != read)
 			lkst_warn("cpu%d: %lu kept + %lu rotated out != %llu read: damaged files?",
@@ -641,16 +642,17 @@ static bool lkst_report_stats(struct lkst_rec *r)
 		       rot_all, files);
 	printf("\n");
 	if (overrun || lost) {
-		printf("lkst: LOST in the kernel: %llu (%llu overwritten before they were read, %llu dropped)\n",
-		       overrun + lost, overrun, lost);
+		printf("lkst: LOST in the kernel: %llu", overrun + lost);
+		printf(" (%llu overwritten before they were read, %llu dropped)\n",
+		       overrun, lost);
 		printf("lkst: use a larger buffer (-s) or fewer events (-m)\n");
 		ok = false;
 	} else {
 		printf("lkst: nothing lost in the kernel\n");
 	}
 	if (r->filtered)
-		printf("lkst: the recorder's own events: %llu (it kept itself out with notrace_pids; --no-filter records them)\n",
-		       own_all);
+		printf("lkst: the recorder's own events: %llu", own_all);
+		printf(" (it kept itself out with notrace_pids; --no-filter records them)\n");
 	else
 		printf("lkst: the recorder's own events: %llu of %llu kept\n",
 		       own_all, kept_all);

@@ -707,7 +707,7 @@ static void lkst_maskset_notrace_pids(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
 	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(current->pid));
 	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_TRUE(test, static_key_enabled(&lkst_notrace_key));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_active());
 	preempt_disable();
 	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
 	preempt_enable();
@@ -746,7 +746,7 @@ static void lkst_maskset_notrace_pids(struct kunit *test)
 	text[0] = '\0';
 	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
 	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_FALSE(test, static_key_enabled(&lkst_notrace_key));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_active());
 }
 
 static struct kunit_case lkst_maskset_test_cases[] = {

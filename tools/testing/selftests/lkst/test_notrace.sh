@@ -83,7 +83,8 @@ test_a_bad_notrace_fork_value_fails_with_EINVAL()
 test_a_listed_task_records_nothing_after_it_is_listed()
 {
 	record_syscalls
-	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP; exec $LKST_DIR/lkst_bench syscall 500" > /dev/null
+	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP
+	       exec $LKST_DIR/lkst_bench syscall 500" > /dev/null
 	echo RNOTHING > "$LKST/maskset"
 	pid=$(cat "$TMP/pid")
 	# its last event is the entry of the write that listed it
@@ -121,7 +122,8 @@ test_a_pid_leaves_the_list_when_its_task_exits()
 child_events()
 {
 	record_syscalls
-	sh -c "echo \$\$ >> $NP; $LKST_DIR/lkst_bench syscall 300 > /dev/null & echo \$! > $TMP/kid; wait"
+	sh -c "echo \$\$ >> $NP
+	       $LKST_DIR/lkst_bench syscall 300 > /dev/null & echo \$! > $TMP/kid; wait"
 	echo RNOTHING > "$LKST/maskset"
 	set -- $(after_exec "$(cat "$TMP/kid")")
 	echo "$2"

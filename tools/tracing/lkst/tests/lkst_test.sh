@@ -402,7 +402,9 @@ check_phase() {
 	local mode
 	for mode in FILTER NOFILTER; do
 		run "self-$mode" "$lkst" report "$dir/self-$mode"
-		check "record RALL --rotate ($mode): $([ $mode = FILTER ] && echo "the workload's events kept, none of the recorder's" || echo "the recorder's own events kept and counted")" \
+		what="the recorder's own events kept and counted"
+		[ $mode = FILTER ] && what="the workload's events kept, none of the recorder's"
+		check "record RALL --rotate ($mode): $what" \
 			python3 - "$dir/self-$mode" "$dir/out.self-$mode" "$mode" <<-'EOF'
 			import re, sys
 			d, out, mode = sys.argv[1:]
@@ -416,15 +418,19 @@ check_phase() {
 			log = open(d + '.log').read()
 			m = re.search(r"recorder's own events: (\d+)", log)
 			said = int(m.group(1)) if m else -1
-			print("    %d events kept: %d of the workload (pid %d), %d of the recorder (pid %d) in task context, summary says %d"
+			print("    %d events kept: %d of the workload (pid %d), %d of the recorder"
+			      " (pid %d) in task context, summary says %d"
 			      % (len(lines), len(mine), work, len(own), rec, said))
 			ok = open(d + '.rc').read().strip() == '0' and said == len(own)
 			# Unfiltered, the recorder's events may push all of the
 			# workload's out of the rotation: what the filter is for.
-			ok = ok and (len(own) == 0 and len(mine) > 0 if mode == 'FILTER' else len(own) > 0)
+			if mode == 'FILTER':
+			    ok = ok and len(own) == 0 and len(mine) > 0
+			else:
+			    ok = ok and len(own) > 0
 			sys.exit(0 if ok else 1)
 			EOF
-		check "record RALL --rotate ($mode): read = kept + rotated out, as the kernel's stats say" \
+		check "record RALL --rotate ($mode): read = kept + rotated out, as the stats say" \
 			python3 - "$dir/self-$mode" "$dir/out.self-$mode" <<-'EOF'
 			import re, sys
 			d, out = sys.argv[1:]
@@ -432,21 +438,27 @@ check_phase() {
 			stats = {}
 			for l in open(d + '.stats'):
 			    f = l.split()
-			    stats[int(f[0][3:])] = {f[i].rstrip(':'): int(f[i + 1]) for i in range(1, len(f) - 1, 2)}
-			rows = re.findall(r'^\s+cpu(\d+)\s+(\d+) events read:\s+(\d+) kept,\s+(\d+) rotated out;\s+(\d+) overwritten,\s+(\d+) dropped', log, re.M)
+			    stats[int(f[0][3:])] = {f[i].rstrip(':'): int(f[i + 1])
+			                            for i in range(1, len(f) - 1, 2)}
+			rows = re.findall(r'^\s+cpu(\d+)\s+(\d+) events read:\s+(\d+) kept,'
+			                  r'\s+(\d+) rotated out;\s+(\d+) overwritten,'
+			                  r'\s+(\d+) dropped', log, re.M)
 			ok = bool(rows) and len(rows) == len(stats)
 			kept = 0
-			for cpu, read, k, rot, ovr, drop in rows:
-			    cpu, read, k, rot, ovr, drop = map(int, (cpu, read, k, rot, ovr, drop))
+			for row in rows:
+			    cpu, read, k, rot, ovr, drop = map(int, row)
 			    st = stats[cpu]
-			    print("    cpu%d: read %d = kept %d + rotated out %d; kernel: read %d overrun %d lost %d entries %d written %d"
-			          % (cpu, read, k, rot, st['read'], st['overrun'], st['lost'], st['entries'], st['written']))
-			    ok = ok and read == k + rot and read == st['read'] and ovr == st['overrun'] and drop == st['lost']
-			    ok = ok and st['written'] == st['read'] + st['overrun'] + st['lost'] + st['entries']
+			    print("    cpu%d: read %d = kept %d + rotated out %d; kernel: %s"
+			          % (cpu, read, k, rot, st))
+			    ok = ok and read == k + rot and read == st['read']
+			    ok = ok and ovr == st['overrun'] and drop == st['lost']
+			    ok = ok and st['written'] == (st['read'] + st['overrun'] +
+			                                  st['lost'] + st['entries'])
 			    kept += k
 			decoded = len(open(out).read().splitlines())
 			m = re.search(r'recorded (\d+) events .* (\d+) kept', log)
-			print("    report decodes %d events, summary: %s" % (decoded, m and m.group(0)))
+			print("    report decodes %d events, summary: %s"
+			      % (decoded, m and m.group(0)))
 			ok = ok and m and int(m.group(2)) == kept == decoded
 			ok = ok and int(m.group(1)) == sum(int(r[1]) for r in rows)
 			sys.exit(0 if ok else 1)
