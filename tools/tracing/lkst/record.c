@@ -447,14 +447,16 @@ static ssize_t lkst_splice_page(struct lkst_rec *r, struct lkst_cpu *c,
 /*
  * Batches of a pipe's worth one CPU may move per round of the loop:
  * a recorder that records itself (--no-filter) and cannot keep up would
- * otherwise never get back to notice that its command has ended.
+ * otherwise never get back to notice that its command has ended.  The
+ * next round then starts at once.
  */
 #define LKST_MAX_BATCHES	8
 
 /*
  * Move the CPU's full pages to its file, in batches of a pipe's worth;
  * with @all, everything up to the last partial page.  A rotated file
- * always ends on a page.
+ * always ends on a page.  Returns 0, 1 if full pages are left after
+ * LKST_MAX_BATCHES (not with @all), or -1 on an error (reported).
  */
 static int lkst_drain_cpu(struct lkst_rec *r, struct lkst_cpu *c, bool all)
 {
@@ -490,7 +492,7 @@ static int lkst_drain_cpu(struct lkst_rec *r, struct lkst_cpu *c, bool all)
 		if (lkst_flush_pipe(c, in_pipe))
 			return -1;
 	}
-	return 0;
+	return !all && !c->eof && !empty && full;
 }
 
 static int lkst_open_cpus(struct lkst_rec *r)
@@ -650,12 +652,11 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	} else {
 		printf("lkst: nothing lost in the kernel\n");
 	}
+	printf("lkst: the recorder's own events: %llu", own_all);
 	if (r->filtered)
-		printf("lkst: the recorder's own events: %llu", own_all);
 		printf(" (it kept itself out with notrace_pids; --no-filter records them)\n");
 	else
-		printf("lkst: the recorder's own events: %llu of %llu kept\n",
-		       own_all, kept_all);
+		printf(" of %llu kept\n", kept_all);
 	return ok;
 }
 
@@ -703,12 +704,12 @@ static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
 	struct signalfd_siginfo si;
 	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
 	struct timespec last, now;
-	bool stop = false;
+	bool stop = false, busy = false;
 	int i, n;
 
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	while (!stop) {
-		n = poll(&pfd, 1, LKST_INTERVAL_MS);
+		n = poll(&pfd, 1, busy ? 0 : LKST_INTERVAL_MS);
 		if (n < 0 && errno != EINTR) {
 			lkst_err("poll: %s", strerror(errno));
 			return -1;
@@ -719,9 +720,13 @@ static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
 			if (child > 0)
 				kill(child, SIGTERM);
 		}
-		for (i = 0; i < r->nr_cpus; i++)
-			if (lkst_drain_cpu(r, &r->cpus[i], false))
+		busy = false;
+		for (i = 0; i < r->nr_cpus; i++) {
+			n = lkst_drain_cpu(r, &r->cpus[i], false);
+			if (n < 0)
 				return -1;
+			busy |= n;
+		}
 		if (child > 0 && waitpid(child, status, WNOHANG) == child) {
 			child = 0;
 			stop = true;
