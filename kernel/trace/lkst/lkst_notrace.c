@@ -18,7 +18,8 @@
  * context while a listed task is current; interrupts, softirqs and NMIs
  * that hit the task are recorded as usual, as they are not its doing.
  * A pid leaves the list when its task is freed, so that it never applies
- * to a later task that reuses the number.
+ * to a later task that reuses the number (the probes stay attached until
+ * a write empties the list).
  *
  * Cost: while the list is empty, a static branch in every probe, patched
  * out.  While it is not, each probe reads a per-CPU flag, which a
@@ -27,10 +28,11 @@
  * that switches out) sets from the list for the next task, as ftrace
  * does for its pid filters.
  *
- * The list is a trace_pid_list, replaced as a whole by each write (all
- * or nothing) under lkst_mutex and freed after the probes are done with
- * it; the fork and free probes add and remove pids in place, as ftrace's
- * event-fork option does.
+ * The list is a trace_pid_list, allocated when it gets its first pid and
+ * freed, after the probes are done with it, when a write empties it.
+ * Writes (checked as a whole first, under lkst_mutex) and the fork and
+ * free probes, as ftrace's event-fork option does, change it in place
+ * under its own lock.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
@@ -125,103 +127,115 @@ static void lkst_notrace_detach(void)
 	unregister_trace_sched_switch(lkst_notrace_switch, NULL);
 }
 
-/*
- * Publish @new (NULL or a list that is not empty) in place of the
- * current list, attaching or detaching the probes as needed.  Takes
- * ownership of @new.
- */
-static int __lkst_notrace_publish(struct trace_pid_list *new)
+/* Make @l, a list that is not empty, the current one. */
+static int __lkst_notrace_publish(struct trace_pid_list *l)
 {
-	struct trace_pid_list *old = lkst_notrace_list_locked();
 	int ret;
 
 	lockdep_assert_held(&lkst_mutex);
-	if (new && !old) {
-		ret = lkst_notrace_attach();
-		if (ret) {
-			trace_pid_list_free(new);
-			return ret;
-		}
-	}
-	rcu_assign_pointer(lkst_notrace_list, new);
-	if (new) {
-		on_each_cpu(lkst_notrace_sync_cpu, NULL, 1);
-		if (!old)
-			static_branch_enable(&lkst_notrace_key);
-	} else if (old) {
-		static_branch_disable(&lkst_notrace_key);
-		lkst_notrace_detach();
-	}
-	if (old) {
-		/* Probes read the list with preemption disabled. */
-		tracepoint_synchronize_unregister();
-		trace_pid_list_free(old);
-	}
+	ret = lkst_notrace_attach();
+	if (ret)
+		return ret;
+	rcu_assign_pointer(lkst_notrace_list, l);
+	on_each_cpu(lkst_notrace_sync_cpu, NULL, 1);
+	static_branch_enable(&lkst_notrace_key);
 	return 0;
+}
+
+/* The list became empty: detach, and free it once no probe can see it. */
+static void __lkst_notrace_unpublish(void)
+{
+	struct trace_pid_list *old = lkst_notrace_list_locked();
+	int cpu;
+
+	lockdep_assert_held(&lkst_mutex);
+	static_branch_disable(&lkst_notrace_key);
+	lkst_notrace_detach();
+	rcu_assign_pointer(lkst_notrace_list, NULL);
+	/* Probes read the list with preemption disabled. */
+	tracepoint_synchronize_unregister();
+	trace_pid_list_free(old);
+	/* Also CPUs offline now: no stale flag when the list is used again. */
+	for_each_possible_cpu(cpu)
+		per_cpu(lkst_notrace_cpu, cpu) = false;
 }
 
 /**
  * lkst_notrace_apply - apply one write to notrace_pids
  * @text:	whitespace-separated tokens: PID adds, !PID removes
- * @trunc:	start from an empty list instead of the current one
+ * @trunc:	empty the list first
  *
- * All or nothing: a bad token changes nothing and is reported in
- * error_log.
+ * All or nothing: every token is checked before the list is touched, and
+ * a bad one changes nothing and is reported in error_log.  The list is
+ * changed in place, under its own lock, as the fork and free probes
+ * change it, so that none of their updates is lost to a copy.
  *
  * Context: process context; takes lkst_mutex.
  * Return: 0 or -errno.
  */
 int lkst_notrace_apply(char *text, bool trunc)
 {
-	struct trace_pid_list *cur, *new;
-	char *tok, *orig __free(kfree) = kstrdup(text, GFP_KERNEL);
-	char *start = text;
-	unsigned int pid;
+	struct trace_pid_list *l, *new = NULL;
+	char tok[LKST_PID_TOKEN_MAX], *p;
+	unsigned int pid, n = 0, i;
+	size_t len;
 	bool remove;
 	int ret = 0;
+	/* pid to add, -pid to remove; a token takes two characters or more */
+	int *ops __free(kfree) = kmalloc_array(strlen(text) / 2 + 1,
+					       sizeof(*ops), GFP_KERNEL);
 
-	if (!orig)
+	if (!ops)
 		return -ENOMEM;
-	new = trace_pid_list_alloc();
-	if (!new)
-		return -ENOMEM;
+	text = strim(text);
+	for (p = text; *p; p = skip_spaces(p + len)) {
+		len = strcspn(p, " \t\n");
+		remove = *p == '!';
+		if (len < sizeof(tok))
+			strscpy(tok, p + remove, len + 1 - remove);
+		if (len >= sizeof(tok) || len == remove ||
+		    kstrtouint(tok, 10, &pid) || !pid || pid > PID_MAX_LIMIT) {
+			lkst_log_err("notrace_pids", text, LKST_ERR_BAD_PID,
+				     p - text);
+			return -EINVAL;
+		}
+		ops[n++] = remove ? -(int)pid : (int)pid;
+	}
 
 	guard(mutex)(&lkst_mutex);
-	cur = lkst_notrace_list_locked();
-	if (cur && !trunc) {
-		ret = trace_pid_list_first(cur, &pid);
-		while (!ret) {
-			ret = trace_pid_list_set(new, pid);
-			if (ret)
-				goto err;
-			ret = trace_pid_list_next(cur, pid + 1, &pid);
-		}
+	l = lkst_notrace_list_locked();
+	if (l && trunc) {
+		while (!trace_pid_list_first(l, &pid))
+			trace_pid_list_clear(l, pid);
 	}
-	while ((tok = strsep(&text, " \t\n"))) {
-		if (!*tok)
-			continue;
-		remove = *tok == '!';
-		if (kstrtouint(tok + remove, 10, &pid) || !pid ||
-		    pid > PID_MAX_LIMIT) {
-			lkst_log_err("notrace_pids", strim(orig),
-				     LKST_ERR_BAD_PID, tok - start);
-			ret = -EINVAL;
-			goto err;
-		}
-		ret = remove ? trace_pid_list_clear(new, pid) :
-			       trace_pid_list_set(new, pid);
-		if (ret)
-			goto err;
+	if (!l) {
+		new = trace_pid_list_alloc();
+		if (!new)
+			return -ENOMEM;
+		l = new;
 	}
-	if (trace_pid_list_first(new, &pid)) {
+	for (i = 0; i < n && !ret; i++)
+		ret = ops[i] > 0 ? trace_pid_list_set(l, ops[i]) :
+				   trace_pid_list_clear(l, -ops[i]);
+	if (trace_pid_list_first(l, &pid)) {
 		/* empty */
-		trace_pid_list_free(new);
-		new = NULL;
+		if (new)
+			trace_pid_list_free(new);
+		else
+			__lkst_notrace_unpublish();
+		return ret;
 	}
-	return __lkst_notrace_publish(new);
+	if (new) {
+		int err = __lkst_notrace_publish(new);
 
-err:
-	trace_pid_list_free(new);
+		if (err) {
+			trace_pid_list_free(new);
+			return err;
+		}
+	} else {
+		/* Tasks running now may have joined or left the list. */
+		on_each_cpu(lkst_notrace_sync_cpu, NULL, 1);
+	}
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_apply);
@@ -382,7 +396,7 @@ static const struct file_operations lkst_notrace_fops = {
 	.open		= lkst_notrace_open,
 	.read		= seq_read,
 	.write		= lkst_notrace_write,
-	.llseek		= seq_lseek,
+	.llseek		= tracing_lseek,
 	.release	= lkst_notrace_release,
 };
 

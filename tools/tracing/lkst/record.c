@@ -80,6 +80,8 @@ static void lkst_record_usage(FILE *f)
 		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
 		"exits (or until SIGINT/SIGTERM without one), then restore the previous\n"
 		"maskset and say what was recorded and lost.  The buffer is cleared first.\n"
+		"SIGINT/SIGTERM with COMMAND sends it SIGTERM, a second one SIGKILL, and\n"
+		"recording goes on until it has ended.\n"
 		"DIR gets cpuN.raw per CPU and the files that describe them (with a copy\n"
 		"of /proc/kallsyms for the names of code addresses), so that it can be\n"
 		"analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
@@ -354,7 +356,8 @@ static int lkst_open_out(struct lkst_rec *r, struct lkst_cpu *c)
 	else
 		snprintf(name, sizeof(name), "cpu%d.raw", c->cpu);
 	path = lkst_path(r->dir, name);
-	c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* O_CLOEXEC: the command must not keep rotated-out files alive */
+	c->out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (c->out < 0)
 		lkst_err("%s: %s", path, strerror(errno));
 	free(path);
@@ -465,6 +468,12 @@ static int lkst_drain_cpu(struct lkst_rec *r, struct lkst_cpu *c, bool all)
 	ssize_t n, in_pipe;
 	int batches = 0;
 
+	/*
+	 * raw reads as end of file while nothing records into the buffer,
+	 * which a maskset switch during the recording can make temporary.
+	 */
+	if (!all)
+		c->eof = false;
 	while (!c->eof && !empty && (full || all) &&
 	       (all || batches++ < LKST_MAX_BATCHES)) {
 		if (r->rotate_size && c->file_bytes >= r->rotate_size &&
@@ -527,7 +536,7 @@ static int lkst_open_cpus(struct lkst_rec *r)
 			lkst_err("%s: %s", path, strerror(errno));
 			break;
 		}
-		if (pipe(c->pipe)) {
+		if (pipe2(c->pipe, O_CLOEXEC)) {
 			lkst_err("pipe: %s", strerror(errno));
 			close(c->raw);
 			break;
@@ -705,7 +714,7 @@ static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
 	struct pollfd pfd = { .fd = sfd, .events = POLLIN };
 	struct timespec last, now;
 	bool stop = false, busy = false;
-	int i, n;
+	int i, n, signals = 0;
 
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	while (!stop) {
@@ -716,9 +725,14 @@ static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
 		}
 		if (n > 0 && read(sfd, &si, sizeof(si)) == sizeof(si) &&
 		    si.ssi_signo != SIGCHLD) {
-			stop = true;
+			/*
+			 * With a command, stop when it has ended, recording
+			 * meanwhile; a second signal kills it.
+			 */
 			if (child > 0)
-				kill(child, SIGTERM);
+				kill(child, signals++ ? SIGKILL : SIGTERM);
+			else
+				stop = true;
 		}
 		busy = false;
 		for (i = 0; i < r->nr_cpus; i++) {
@@ -1067,7 +1081,7 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	lkst_save_kallsyms(r, true);
 	path = lkst_path(r->dir, LKST_FILE_COMM);
-	r->comm = fopen(path, "w");
+	r->comm = fopen(path, "we");
 	if (!r->comm)
 		lkst_err("%s: %s", path, strerror(errno));
 	free(path);
@@ -1094,7 +1108,7 @@ int cmd_record(int argc, char **argv)
 		goto out_sig;
 	}
 
-	if (pipe(r->page_pipe) || pipe(r->hdr_pipe)) {
+	if (pipe2(r->page_pipe, O_CLOEXEC) || pipe2(r->hdr_pipe, O_CLOEXEC)) {
 		lkst_err("pipe: %s", strerror(errno));
 		goto out_sig;
 	}

@@ -60,6 +60,16 @@ test_bang_pid_removes_one_and_truncation_removes_all()
 	expect notrace_pids "" "$(cat "$NP")"
 }
 
+# A write-only open that seeks (as Python's "a" mode does) must work.
+test_a_write_only_file_can_be_seeked()
+{
+	command -v python3 > /dev/null || return "$KSFT_SKIP"
+	echo > "$NP"
+	python3 -c 'import sys; f = open(sys.argv[1], "a"); f.seek(0, 2); f.write("5\n")' "$NP" &&
+	expect notrace_pids 5 "$(cat "$NP")" &&
+	echo > "$NP"
+}
+
 test_a_bad_pid_fails_with_EINVAL_and_changes_nothing()
 {
 	echo '7 9' > "$NP"
@@ -150,6 +160,7 @@ lkst_run_tests \
 	test_notrace_pids_is_empty_at_first \
 	test_writing_replaces_and_appending_adds_in_ascending_order \
 	test_bang_pid_removes_one_and_truncation_removes_all \
+	test_a_write_only_file_can_be_seeked \
 	test_a_bad_pid_fails_with_EINVAL_and_changes_nothing \
 	test_a_bad_notrace_fork_value_fails_with_EINVAL \
 	test_a_listed_task_records_nothing_after_it_is_listed \
