@@ -262,14 +262,6 @@ void lkst_call_handler(struct lkst_handler *h, struct lkst_buffer *buf,
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args);
 
-/*
- * The data plane, inlined into every probe so that an event costs one
- * call (lkst_record()) on top of the ring buffer's own work.
- *
- * Must be called with preemption disabled, as tracepoint probes are: that
- * is the read side rcu_dereference_sched() and the table's release by
- * tracepoint_synchronize_unregister() rely on.
- */
 /* lkst_notrace.c: tasks whose events are not recorded */
 DECLARE_STATIC_KEY_FALSE(lkst_notrace_key);
 DECLARE_PER_CPU(bool, lkst_notrace_cpu);
@@ -290,6 +282,14 @@ static __always_inline bool lkst_notrace_current(void)
 	       this_cpu_read(lkst_notrace_cpu) && in_task();
 }
 
+/*
+ * The data plane, inlined into every probe: a DEFAULT record makes no
+ * call of LKST's own, only the ring buffer's reserve and commit.
+ *
+ * Must be called with preemption disabled, as tracepoint probes are: that
+ * is the read side rcu_dereference_sched() and the table's release by
+ * tracepoint_synchronize_unregister() rely on.
+ */
 static __always_inline void
 __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 		      pid_t pid, u64 a0, u64 a1, u64 a2, u64 a3)
