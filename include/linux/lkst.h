@@ -104,6 +104,15 @@ enum lkst_event_id {
 	LKST_NR_EVENTS
 };
 
+/*
+ * IDs of the dynamic events defined in lkst/dynamic_events: from
+ * LKST_EV_DYN_FIRST to LKST_EV_DYN_LAST, given out in turn, so that an ID
+ * is not reused while its event exists, nor soon after it is removed.
+ */
+#define LKST_EV_DYN_FIRST	256
+#define LKST_EV_DYN_LAST	319
+#define LKST_EV_DYN_MAX		(LKST_EV_DYN_LAST - LKST_EV_DYN_FIRST + 1)
+
 /* Handler IDs: as in the original LKST, 1 records and 255 drops. */
 #define LKST_HANDLER_DEFAULT	1
 #define LKST_HANDLER_NOTHING	255

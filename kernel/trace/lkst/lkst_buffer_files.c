@@ -386,13 +386,16 @@ static void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
 void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
 		       int cpu, u64 ts)
 {
-	const struct lkst_event_desc *d = lkst_event_desc(rec->event);
+	const struct lkst_event_desc *d;
 	static const char states[] = "RSDTtXZPI";
 	char ctx = '.';
 	u64 sec = ts;
 	u32 nsec;
 	int i;
 
+	/* A dynamic event's description, see lkst_event_desc() */
+	guard(rcu)();
+	d = lkst_event_desc(rec->event);
 	nsec = do_div(sec, NSEC_PER_SEC);
 	if (rec->flags & LKST_RECORD_NMI)
 		ctx = 'n';

@@ -143,6 +143,16 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 				 __stringify(LKST_DUMP_MAX) "]",
 	[LKST_ERR_PERSISTENT] = "Persistent buffer: its size is set by reserve_mem=",
 	[LKST_ERR_BAD_PID] = "Not a pid: PID adds, !PID removes",
+	[LKST_ERR_DYN_COMMAND] = "Expected p:NAME SYMBOL[+OFFS], r:NAME SYMBOL or -:NAME",
+	[LKST_ERR_DYN_NAME] = "Event names are [A-Z][A-Z0-9_]*, at most 31 characters",
+	[LKST_ERR_DYN_SYMBOL] = "Unknown symbol",
+	[LKST_ERR_DYN_RETPROBE] = "A return probe takes a function, no offset",
+	[LKST_ERR_DYN_TOO_MANY_ARGS] = "At most 4 fetchargs",
+	[LKST_ERR_DYN_NOT_NUMERIC] = "Numeric fetchargs only: no string, array or $comm",
+	[LKST_ERR_DYN_ARG_NAME] = "Duplicate argument name",
+	[LKST_ERR_DYN_NOT_PROBEABLE] = "Cannot probe here: kprobes blacklist or not kernel text",
+	[LKST_ERR_DYN_BOUNDARY] = "Probe point is not an instruction boundary",
+	[LKST_ERR_DYN_MODULE] = "The symbol's module is going away",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);
@@ -376,6 +386,8 @@ static int __init lkst_init_tracefs(void)
 		ret = lkst_persist_create_files(lkst_top_dir);
 	if (!ret)
 		ret = lkst_notrace_create_files(lkst_top_dir);
+	if (!ret)
+		ret = lkst_dynevent_create_files(lkst_top_dir);
 	if (ret)
 		goto err;
 	ret = __lkst_buffer_create_files(lkst_buffer_default(), lkst_top_dir);

@@ -52,7 +52,7 @@
 #include "lkst_internal.h"
 
 /* Attached events, changed under lkst_mutex only. */
-static DECLARE_BITMAP(lkst_attached, LKST_NR_EVENTS);
+static DECLARE_BITMAP(lkst_attached, LKST_NR_IDS);
 
 #define LKST_U(x)	((u64)(unsigned long)(x))
 
@@ -623,10 +623,15 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
  * lkst_event_desc - the description of an available event
  * @id: event ID
  *
+ * A dynamic event's description stays valid while lkst_mutex or the RCU
+ * read lock is held.
+ *
  * Return: the event, or NULL if @id is unused or configured out.
  */
 const struct lkst_event_desc *lkst_event_desc(unsigned int id)
 {
+	if (id >= LKST_EV_DYN_FIRST)
+		return lkst_dynevent_desc(id);
 	if (id >= LKST_NR_EVENTS || !lkst_events[id].name)
 		return NULL;
 	return &lkst_events[id];
@@ -641,11 +646,14 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_event_desc);
  */
 const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d)
 {
+	const struct lkst_event_desc *next;
 	unsigned int id;
 
-	for (id = d ? d->id + 1 : 0; id < LKST_NR_EVENTS; id++)
-		if (lkst_events[id].name)
-			return &lkst_events[id];
+	for (id = d ? d->id + 1 : 0; id < LKST_NR_IDS; id++) {
+		next = lkst_event_desc(id);
+		if (next)
+			return next;
+	}
 	return NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_event_next);
@@ -667,10 +675,26 @@ const struct lkst_event_desc *lkst_event_lookup(const char *name)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_event_lookup);
 
+/* Fixed events have their own attach/detach, dynamic ones arm a kprobe. */
+static int lkst_event_attach(const struct lkst_event_desc *d)
+{
+	if (d->id >= LKST_EV_DYN_FIRST)
+		return __lkst_dynevent_arm(d->id, true);
+	return d->attach();
+}
+
+static void lkst_event_detach(const struct lkst_event_desc *d)
+{
+	if (d->id >= LKST_EV_DYN_FIRST)
+		__lkst_dynevent_arm(d->id, false);
+	else
+		d->detach();
+}
+
 bool __lkst_event_attached(unsigned int id)
 {
 	lockdep_assert_held(&lkst_mutex);
-	return id < LKST_NR_EVENTS && test_bit(id, lkst_attached);
+	return id < LKST_NR_IDS && test_bit(id, lkst_attached);
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_event_attached);
 
@@ -685,19 +709,19 @@ EXPORT_SYMBOL_IF_KUNIT(__lkst_event_attached);
  */
 int __lkst_events_attach(const unsigned long *need)
 {
-	DECLARE_BITMAP(done, LKST_NR_EVENTS);
+	DECLARE_BITMAP(done, LKST_NR_IDS);
 	const struct lkst_event_desc *d;
 	unsigned int id;
 	int ret;
 
 	lockdep_assert_held(&lkst_mutex);
-	bitmap_zero(done, LKST_NR_EVENTS);
+	bitmap_zero(done, LKST_NR_IDS);
 
-	for_each_set_bit(id, need, LKST_NR_EVENTS) {
+	for_each_set_bit(id, need, LKST_NR_IDS) {
 		d = lkst_event_desc(id);
 		if (!d || test_bit(id, lkst_attached))
 			continue;
-		ret = d->attach();
+		ret = lkst_event_attach(d);
 		if (ret) {
 			pr_warn("cannot attach event %s (%s): %d\n",
 				d->name, d->hook, ret);
@@ -709,8 +733,8 @@ int __lkst_events_attach(const unsigned long *need)
 	return 0;
 
 unwind:
-	for_each_set_bit(id, done, LKST_NR_EVENTS) {
-		lkst_events[id].detach();
+	for_each_set_bit(id, done, LKST_NR_IDS) {
+		lkst_event_detach(lkst_event_desc(id));
 		__clear_bit(id, lkst_attached);
 	}
 	return ret;
@@ -729,12 +753,23 @@ void __lkst_events_detach_unneeded(const unsigned long *need)
 	unsigned int id;
 
 	lockdep_assert_held(&lkst_mutex);
-	for_each_set_bit(id, lkst_attached, LKST_NR_EVENTS) {
+	for_each_set_bit(id, lkst_attached, LKST_NR_IDS) {
 		if (test_bit(id, need))
 			continue;
-		lkst_events[id].detach();
+		lkst_event_detach(lkst_event_desc(id));
 		__clear_bit(id, lkst_attached);
 	}
+}
+
+/**
+ * __lkst_event_forget - detach an event that is going away
+ * @id: event ID, of a dynamic event about to be removed
+ */
+void __lkst_event_forget(unsigned int id)
+{
+	lockdep_assert_held(&lkst_mutex);
+	if (id < LKST_NR_IDS && __test_and_clear_bit(id, lkst_attached))
+		lkst_event_detach(lkst_event_desc(id));
 }
 
 /* available_events: "ID NAME arg0 arg1 arg2 arg3" */
@@ -743,6 +778,7 @@ void lkst_events_print(struct seq_buf *s)
 	const struct lkst_event_desc *d;
 	int i;
 
+	guard(rcu)();
 	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
 		seq_buf_printf(s, "%u %s", d->id, d->name);
 		for (i = 0; i < LKST_NR_ARGS; i++)

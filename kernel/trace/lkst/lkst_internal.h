@@ -33,6 +33,7 @@
 #define LKST_MAX_USER_MASKSETS	64
 #define LKST_MAX_USER_BUFFERS	16
 #define LKST_DEFAULT_BUFFER	"default"
+#define LKST_NR_IDS		(LKST_EV_DYN_LAST + 1)	/* fixed and dynamic */
 
 struct dentry;
 struct inode;
@@ -80,6 +81,32 @@ bool __lkst_event_attached(unsigned int id);
 void lkst_events_print(struct seq_buf *s);
 
 const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d);
+void __lkst_event_forget(unsigned int id);
+
+/* lkst_dynevent.c: events on kprobes, from lkst/dynamic_events */
+#ifdef CONFIG_LKST_DYNAMIC_EVENTS
+const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id);
+int __lkst_dynevent_arm(unsigned int id, bool on);
+int lkst_dynevent_command(const char *cmd);
+int lkst_dynevent_remove_unused(void);
+void lkst_dynevents_print(struct seq_buf *s);
+int lkst_dynevent_create_files(struct dentry *top);
+#else
+static inline const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id)
+{
+	return NULL;
+}
+
+static inline int __lkst_dynevent_arm(unsigned int id, bool on)
+{
+	return -ENODEV;
+}
+
+static inline int lkst_dynevent_create_files(struct dentry *top)
+{
+	return 0;
+}
+#endif
 
 /* lkst_handler.c */
 extern struct lkst_handler lkst_handler_default;
@@ -123,10 +150,8 @@ struct lkst_buffer {
  * one (an NMI is also counted as a hard interrupt by preempt_count).
  * One read of preempt_count(); task context, the common case, is one test.
  */
-static __always_inline u8 lkst_record_context(void)
+static __always_inline u8 lkst_context_of(unsigned long pc)
 {
-	unsigned long pc = preempt_count();
-
 	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
 		return 0;
 	if (pc & NMI_MASK)
@@ -136,16 +161,21 @@ static __always_inline u8 lkst_record_context(void)
 	return LKST_RECORD_SOFTIRQ;
 }
 
+static __always_inline u8 lkst_record_context(void)
+{
+	return lkst_context_of(preempt_count());
+}
+
 /*
  * lkst_record() without the preempt_disable(), inlined into the probes,
  * which already run with preemption disabled.  The record is reserved in
  * the ring buffer and filled in place, as ftrace's events are: no copy on
  * the stack, no memcpy().  See lkst_record() for the return values.
  */
-static __always_inline int __lkst_record4(struct lkst_buffer *buf,
-					  unsigned int event, u8 handler,
-					  pid_t pid, u64 a0, u64 a1, u64 a2,
-					  u64 a3)
+static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
+					      unsigned int event, u8 handler,
+					      pid_t pid, u64 a0, u64 a1,
+					      u64 a2, u64 a3, u8 ctx)
 {
 	struct ring_buffer_event *ev;
 	struct lkst_record *rec;
@@ -166,7 +196,7 @@ static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 	rec = ring_buffer_event_data(ev);
 	rec->event = event;
 	rec->handler = handler;
-	rec->flags = lkst_record_context();
+	rec->flags = ctx;
 	rec->pid = pid;
 	rec->arg[0] = a0;
 	rec->arg[1] = a1;
@@ -174,6 +204,15 @@ static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 	rec->arg[3] = a3;
 	ring_buffer_unlock_commit(buf->rb);
 	return 0;
+}
+
+static __always_inline int __lkst_record4(struct lkst_buffer *buf,
+					  unsigned int event, u8 handler,
+					  pid_t pid, u64 a0, u64 a1, u64 a2,
+					  u64 a3)
+{
+	return __lkst_record4_ctx(buf, event, handler, pid, a0, a1, a2, a3,
+				  lkst_record_context());
 }
 
 static __always_inline int __lkst_record(struct lkst_buffer *buf,
@@ -234,8 +273,8 @@ struct lkst_table_entry {
 };
 
 struct lkst_table {
-	struct lkst_table_entry	ent[LKST_NR_EVENTS];
-	DECLARE_BITMAP(used, LKST_NR_EVENTS);
+	struct lkst_table_entry	ent[LKST_NR_IDS];
+	DECLARE_BITMAP(used, LKST_NR_IDS);
 };
 
 struct lkst_maskset {
@@ -337,6 +376,7 @@ int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
 int __lkst_maskset_write(struct lkst_maskset *ms, char *text);
 bool lkst_buffer_recording(struct lkst_buffer *buf);
 void __lkst_maskset_drop_handler(struct lkst_handler *h);
+bool __lkst_masksets_use_event(unsigned int id);
 void lkst_maskset_print(struct seq_buf *s, struct lkst_maskset *ms);
 struct list_head *__lkst_masksets_list(void);
 void lkst_maskset_create_file(struct lkst_maskset *ms);
@@ -451,8 +491,10 @@ struct lkst_vmcore {
 #ifdef CONFIG_VMCORE_INFO
 extern struct lkst_vmcore lkst_vmcore;
 void __lkst_vmcore_update(void);
+void __lkst_vmcore_events_update(void);
 #else
 static inline void __lkst_vmcore_update(void) { }
+static inline void __lkst_vmcore_events_update(void) { }
 #endif
 
 /* lkst_core.c */
@@ -485,6 +527,16 @@ enum lkst_err_type {
 	LKST_ERR_DUMP_RANGE,
 	LKST_ERR_PERSISTENT,
 	LKST_ERR_BAD_PID,
+	LKST_ERR_DYN_COMMAND,
+	LKST_ERR_DYN_NAME,
+	LKST_ERR_DYN_SYMBOL,
+	LKST_ERR_DYN_RETPROBE,
+	LKST_ERR_DYN_TOO_MANY_ARGS,
+	LKST_ERR_DYN_NOT_NUMERIC,
+	LKST_ERR_DYN_ARG_NAME,
+	LKST_ERR_DYN_NOT_PROBEABLE,
+	LKST_ERR_DYN_BOUNDARY,
+	LKST_ERR_DYN_MODULE,
 	LKST_NR_ERRS
 };
 

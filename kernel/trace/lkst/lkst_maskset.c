@@ -75,7 +75,7 @@ void __lkst_table_free(struct lkst_table *t)
 
 	if (!t)
 		return;
-	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+	for_each_set_bit(id, t->used, LKST_NR_IDS) {
 		if (t->ent[id].handler)
 			__lkst_handler_unpin(t->ent[id].handler);
 		__lkst_buffer_unpin(t->ent[id].buf);
@@ -108,7 +108,7 @@ static int __lkst_table_set(struct lkst_table *t, unsigned int id,
  */
 void lkst_sync_probes(void)
 {
-	DECLARE_BITMAP(need, LKST_NR_EVENTS);
+	DECLARE_BITMAP(need, LKST_NR_IDS);
 	struct lkst_table *t;
 
 	lockdep_assert_held(&lkst_mutex);
@@ -116,9 +116,9 @@ void lkst_sync_probes(void)
 	t = rcu_dereference_protected(lkst_cur_table,
 				      lockdep_is_held(&lkst_mutex));
 	if (t)
-		bitmap_copy(need, t->used, LKST_NR_EVENTS);
+		bitmap_copy(need, t->used, LKST_NR_IDS);
 	else
-		bitmap_zero(need, LKST_NR_EVENTS);
+		bitmap_zero(need, LKST_NR_IDS);
 
 	if (__lkst_events_attach(need))
 		pr_warn("some events of the current maskset are not traced\n");
@@ -149,7 +149,7 @@ bool lkst_buffer_recording(struct lkst_buffer *buf)
 	/* Tables are freed after tracepoint_synchronize_unregister(). */
 	rcu_read_lock_sched();
 	t = rcu_dereference_sched(lkst_cur_table);
-	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+	for_each_set_bit(id, t->used, LKST_NR_IDS) {
 		h = READ_ONCE(t->ent[id].handler);
 		if (!h || h == &lkst_handler_nothing)
 			continue;
@@ -309,7 +309,7 @@ void __lkst_maskset_drop_handler(struct lkst_handler *h)
 	lockdep_assert_held(&lkst_mutex);
 	list_for_each_entry(ms, &lkst_masksets, list) {
 		t = lkst_ms_table(ms);
-		for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+		for_each_set_bit(id, t->used, LKST_NR_IDS) {
 			if (t->ent[id].handler != h)
 				continue;
 			WRITE_ONCE(t->ent[id].handler, NULL);
@@ -613,7 +613,7 @@ static int __lkst_table_merge(struct lkst_table *t, struct lkst_table *cur)
 	unsigned int id;
 	int ret;
 
-	for_each_set_bit(id, cur->used, LKST_NR_EVENTS) {
+	for_each_set_bit(id, cur->used, LKST_NR_IDS) {
 		if (test_bit(id, t->used) || !cur->ent[id].handler)
 			continue;
 		ret = __lkst_table_set(t, id, cur->ent[id].handler,
@@ -632,11 +632,14 @@ static int __lkst_table_merge(struct lkst_table *t, struct lkst_table *cur)
  *	   not list (a write without O_TRUNC, as set_ftrace_filter does)
  *
  * Return: 0; -ENODEV if @ms was removed; -EPERM for a built-in maskset;
- * or the error of __lkst_maskset_replace().
+ * -ENOENT if a dynamic event of @t was removed since it was parsed; or
+ * the error of __lkst_maskset_replace().
  */
 int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
 			  bool merge)
 {
+	char loc[LKST_NAME_MAX + 16];
+	unsigned int id;
 	int ret;
 
 	lockdep_assert_held(&lkst_mutex);
@@ -649,9 +652,34 @@ int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
 		if (ret)
 			return ret;
 	}
+	/* A dynamic event removed between the write and the close */
+	for_each_set_bit(id, t->used, LKST_NR_IDS) {
+		if (!lkst_event_desc(id)) {
+			snprintf(loc, sizeof(loc), "masksets/%s", ms->name);
+			lkst_log_err(loc, "", LKST_ERR_UNKNOWN_EVENT, 0);
+			return -ENOENT;
+		}
+	}
 	return __lkst_maskset_replace(ms, t);
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_commit);
+
+/**
+ * __lkst_masksets_use_event - does a line of any maskset name an event?
+ * @id: event ID
+ *
+ * Return: true if a maskset, current or not, has a line for @id.
+ */
+bool __lkst_masksets_use_event(unsigned int id)
+{
+	struct lkst_maskset *ms;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(ms, &lkst_masksets, list)
+		if (test_bit(id, lkst_ms_table(ms)->used))
+			return true;
+	return false;
+}
 
 /**
  * __lkst_maskset_write - replace the table of a user maskset from text
@@ -684,7 +712,7 @@ void lkst_maskset_print(struct seq_buf *s, struct lkst_maskset *ms)
 
 	lockdep_assert_held(&lkst_mutex);
 	t = lkst_ms_table(ms);
-	for_each_set_bit(id, t->used, LKST_NR_EVENTS) {
+	for_each_set_bit(id, t->used, LKST_NR_IDS) {
 		const struct lkst_table_entry *e = &t->ent[id];
 
 		if (!e->handler)

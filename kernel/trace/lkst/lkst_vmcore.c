@@ -68,6 +68,45 @@ void __lkst_vmcore_update(void)
 	WRITE_ONCE(lkst_vmcore.nr_buffers, n);
 }
 
+/**
+ * __lkst_vmcore_events_update - describe the events as they are now
+ *
+ * Called when a dynamic event was added or removed, so that the events a
+ * vmcore's records name are those of available_events at the crash.  The
+ * length is 0 while the pointer changes: a crash in between gives no
+ * event names rather than wrong ones.
+ */
+void __lkst_vmcore_events_update(void)
+{
+	char *text, *old;
+	struct seq_buf s;
+
+	lockdep_assert_held(&lkst_mutex);
+	old = (char *)(unsigned long)lkst_vmcore.text[LKST_VMCORE_EVENTS];
+	if (!old)
+		return;		/* lkst_vmcore_init() did not run or failed */
+	text = kmalloc(LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
+	if (!text)
+		goto stale;
+	seq_buf_init(&s, text, LKST_VMCORE_TEXT_MAX);
+	lkst_events_print(&s);
+	if (seq_buf_has_overflowed(&s) || !seq_buf_used(&s) ||
+	    seq_buf_used(&s) >= LKST_VMCORE_TEXT_MAX) {
+		kfree(text);
+		goto stale;
+	}
+	text[seq_buf_used(&s)] = '\0';
+	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], 0);
+	barrier();
+	WRITE_ONCE(lkst_vmcore.text[LKST_VMCORE_EVENTS], (unsigned long)text);
+	barrier();
+	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], seq_buf_used(&s));
+	kfree(old);
+	return;
+stale:
+	pr_warn("VMCOREINFO: the list of events could not be updated\n");
+}
+
 /* A copy of a file's text that the descriptor points to */
 static int __init lkst_vmcore_text(unsigned int i, const char *text,
 				   size_t len)

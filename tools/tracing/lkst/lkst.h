@@ -16,12 +16,14 @@
 #define LKST_EXIT_USAGE		2
 
 #define LKST_NR_ARGS		4
+#define LKST_EV_DYN_FIRST	256	/* dynamic events: include/linux/lkst.h */
 
 /* Files of a recording directory, as written by 'lkst record' */
 #define LKST_FILE_FORMAT	"format"
 #define LKST_FILE_HPAGE		"header_page"
 #define LKST_FILE_HEVENT	"header_event"
 #define LKST_FILE_EVENTS	"available_events"
+#define LKST_FILE_DYNEVENTS	"dynamic_events"	/* their definitions */
 #define LKST_FILE_COMM		"comm"
 #define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
 #define LKST_FILE_LAST_BOOT	"last_boot.info"	/* record --last-boot */
@@ -41,6 +43,8 @@ struct lkst_evdesc {
 	char		*name;
 	char		*args[LKST_NR_ARGS];	/* NULL where unused ("-") */
 	uint8_t		code;		/* BIT(i): args[i] is a code address */
+	/* a dynamic event's argument types: d, u, x, p (symbol), 0 unknown */
+	char		fmt[LKST_NR_ARGS];
 };
 
 struct lkst_comm {

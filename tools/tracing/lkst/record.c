@@ -204,30 +204,73 @@ static int lkst_page_layout(struct lkst_rec *r)
 	return ret;
 }
 
+/* Write LEN bytes of BUF to DIR/NAME; 0 or -errno, with a message */
+static int lkst_save(const char *dir, const char *name, const char *buf,
+		     size_t len)
+{
+	char *path = lkst_path(dir, name);
+	int ret;
+
+	ret = lkst_write_file(path, buf, len);
+	if (ret)
+		lkst_err("%s: %s", path, strerror(-ret));
+	free(path);
+	return ret;
+}
+
+/* Copy lkst/SRC to DIR/DST; 0 or -errno, with a message */
+static int lkst_copy_lkst_file(const char *dir, const char *src,
+			       const char *dst)
+{
+	char *buf;
+	int ret;
+
+	buf = lkst_tracefs_read(src);
+	if (!buf)
+		return -EIO;
+	ret = lkst_save(dir, dst, buf, strlen(buf));
+	free(buf);
+	return ret;
+}
+
+/*
+ * The definitions of the dynamic events, which say how to print their
+ * arguments (lkst report).  A kernel without dynamic events has none.
+ */
+static int lkst_copy_dynevents(const char *dir)
+{
+	char *path = lkst_lkst_file(LKST_FILE_DYNEVENTS);
+	char *buf = NULL;
+	int ret = 0;
+
+	if (path && !access(path, R_OK)) {
+		ret = lkst_read_file(path, &buf, NULL);
+		if (ret)
+			lkst_err("%s: %s", path, strerror(-ret));
+	}
+	tracefs_put_tracing_file(path);
+	if (!buf)
+		return ret;
+	ret = lkst_save(dir, LKST_FILE_DYNEVENTS, buf, strlen(buf));
+	free(buf);
+	return ret;
+}
+
 static int lkst_copy_meta(const struct lkst_rec *r)
 {
 	static const char * const files[] = {
 		LKST_FILE_FORMAT, LKST_FILE_HPAGE, LKST_FILE_HEVENT,
 		LKST_FILE_EVENTS,
 	};
-	char *buf, *path;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		buf = lkst_tracefs_read(files[i]);
-		if (!buf)
-			return -EIO;
-		path = lkst_path(r->dir, files[i]);
-		ret = lkst_write_file(path, buf, strlen(buf));
-		if (ret)
-			lkst_err("%s: %s", path, strerror(-ret));
-		free(path);
-		free(buf);
+		ret = lkst_copy_lkst_file(r->dir, files[i], files[i]);
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return lkst_copy_dynevents(r->dir);
 }
 
 /* Does every line of a kallsyms file have address 0 (kptr_restrict)? */
@@ -799,21 +842,32 @@ static int lkst_prepare_dir(const char *dir)
 	return 0;
 }
 
-/* Copy lkst/SRC to DIR/DST; 0 or -errno, with a message */
-static int lkst_copy_lkst_file(const char *dir, const char *src,
-			       const char *dst)
+/*
+ * available_events without the dynamic events (IDs from 256): those of
+ * the previous boot are not known, and an ID may name another event now.
+ * Their records are reported as UNKNOWN_ID.
+ */
+static int lkst_copy_fixed_events(const char *dir)
 {
-	char *buf, *path;
+	char *buf, *line, *end, *out;
+	size_t len = 0;
 	int ret;
 
-	buf = lkst_tracefs_read(src);
+	buf = lkst_tracefs_read(LKST_FILE_EVENTS);
 	if (!buf)
 		return -EIO;
-	path = lkst_path(dir, dst);
-	ret = lkst_write_file(path, buf, strlen(buf));
-	if (ret)
-		lkst_err("%s: %s", path, strerror(-ret));
-	free(path);
+	out = lkst_zalloc(strlen(buf) + 1);
+	for (line = buf; *line; line = end) {
+		end = strchrnul(line, '\n');
+		if (*end)
+			end++;
+		if (strtoul(line, NULL, 10) >= LKST_EV_DYN_FIRST)
+			continue;
+		memcpy(out + len, line, end - line);
+		len += end - line;
+	}
+	ret = lkst_save(dir, LKST_FILE_EVENTS, out, len);
+	free(out);
 	free(buf);
 	return ret;
 }
@@ -952,8 +1006,8 @@ static int lkst_record_last_boot(const char *dir)
 	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HPAGE, LKST_FILE_HPAGE) ||
 	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HEVENT, LKST_FILE_HEVENT) ||
 	    lkst_copy_lkst_file(dir, "last_boot/info", LKST_FILE_LAST_BOOT) ||
-	    /* the same kernel: the same event table */
-	    lkst_copy_lkst_file(dir, LKST_FILE_EVENTS, LKST_FILE_EVENTS))
+	    /* the same kernel: the same fixed events */
+	    lkst_copy_fixed_events(dir))
 		goto out;
 	/* The previous boot's process names are not known */
 	path = lkst_path(dir, LKST_FILE_COMM);

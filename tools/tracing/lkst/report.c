@@ -88,6 +88,25 @@ static void lkst_print_text(FILE *f, const struct lkst_event *e, int i)
 	fputc('"', f);
 }
 
+/* An argument of a dynamic event, as its fetch type says */
+static void lkst_print_typed(FILE *f, const struct lkst_trace *t, char fmt,
+			     uint64_t v)
+{
+	switch (fmt) {
+	case 'd':
+		fprintf(f, "%lld", (long long)v);
+		break;
+	case 'u':
+		fprintf(f, "%llu", (unsigned long long)v);
+		break;
+	case 'p':
+		lkst_print_ksym(f, t, v);
+		break;
+	default:
+		fprintf(f, "0x%llx", (unsigned long long)v);
+	}
+}
+
 static void lkst_print_event(FILE *f, const struct lkst_trace *t,
 			     const struct lkst_event *e, bool ns)
 {
@@ -117,6 +136,10 @@ static void lkst_print_event(FILE *f, const struct lkst_trace *t,
 		if (!a)
 			continue;
 		fprintf(f, " %s=", a);
+		if (d->fmt[i]) {
+			lkst_print_typed(f, t, d->fmt[i], v);
+			continue;
+		}
 		if (!strcmp(a, "text") || !strcmp(a, "msg")) {
 			lkst_print_text(f, e, i);
 			break;

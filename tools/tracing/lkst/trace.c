@@ -527,6 +527,54 @@ static int lkst_load_events(struct lkst_trace *t)
 	return 0;
 }
 
+/* How an argument of a dynamic event prints, from its fetch type */
+static char lkst_dyn_fmt(const char *type)
+{
+	if (!strcmp(type, "symbol"))
+		return 'p';
+	if (type[0] == 's')
+		return 'd';
+	if (type[0] == 'u')
+		return 'u';
+	return 'x';
+}
+
+/*
+ * dynamic_events of the recording, "p:NAME SYMBOL[+OFFS] ARG=FETCHARG[:TYPE]
+ * ...": the types of the dynamic events' arguments.  Recordings of a
+ * kernel without dynamic events have none.
+ */
+static void lkst_load_dynevents(struct lkst_trace *t)
+{
+	char *buf, *line, *save = NULL, *tok, *s2, *type;
+	char *path = lkst_path(t->dir, LKST_FILE_DYNEVENTS);
+	int id, i;
+
+	if (lkst_read_file(path, &buf, NULL)) {
+		free(path);
+		return;
+	}
+	free(path);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		s2 = NULL;
+		tok = strtok_r(line, " \t", &s2);
+		if (!tok || strlen(tok) < 3 || tok[1] != ':')
+			continue;
+		id = lkst_event_id(t, tok + 2);
+		if (id < 0 || !strtok_r(NULL, " \t", &s2))
+			continue;
+		for (i = 0; i < LKST_NR_ARGS; i++) {
+			tok = strtok_r(NULL, " \t", &s2);
+			if (!tok)
+				break;
+			type = strrchr(tok, ':');
+			t->desc[id].fmt[i] = lkst_dyn_fmt(type ? type + 1 : "x64");
+		}
+	}
+	free(buf);
+}
+
 static int lkst_comm_cmp(const void *a, const void *b)
 {
 	const struct lkst_comm *x = a, *y = b;
@@ -688,6 +736,7 @@ int lkst_trace_load(struct lkst_trace *t, const char *dir)
 	ret = lkst_load_events(t);
 	if (ret)
 		return ret;
+	lkst_load_dynevents(t);
 	ret = lkst_decoder_init(&d, t);
 	if (ret)
 		goto out;

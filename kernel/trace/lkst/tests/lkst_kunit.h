@@ -6,6 +6,7 @@
 #define _LKST_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/ring_buffer.h>
 
 #include "../lkst_internal.h"
 
@@ -27,6 +28,23 @@ static inline struct lkst_buffer *lkst_test_buffer(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lkst_test_buffer_remove, buf));
 	return buf;
+}
+
+/* Consume the next record of @buf, from the first CPU that has one. */
+static inline bool lkst_test_consume(struct lkst_buffer *buf,
+				     struct lkst_record *out)
+{
+	struct ring_buffer_event *ev;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		ev = ring_buffer_consume(lkst_buffer_rb(buf), cpu, NULL, NULL);
+		if (ev) {
+			memcpy(out, ring_buffer_event_data(ev), sizeof(*out));
+			return true;
+		}
+	}
+	return false;
 }
 
 #endif /* _LKST_KUNIT_H */

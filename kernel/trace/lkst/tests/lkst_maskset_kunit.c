@@ -102,22 +102,6 @@ static void lkst_dispatch_synthetic(struct lkst_table *t, unsigned int event,
 	preempt_enable();
 }
 
-/* Consume the one record expected in @buf, on any CPU. */
-static bool lkst_test_consume(struct lkst_buffer *buf, struct lkst_record *out)
-{
-	struct ring_buffer_event *ev;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		ev = ring_buffer_consume(lkst_buffer_rb(buf), cpu, NULL, NULL);
-		if (ev) {
-			memcpy(out, ring_buffer_event_data(ev), sizeof(*out));
-			return true;
-		}
-	}
-	return false;
-}
-
 /* lkst_maskset: built-in masksets route every event as documented */
 
 static const char * const lkst_builtin_names[] = { "RDEFAULT", "RALL", "RNOTHING" };
@@ -290,7 +274,7 @@ static void lkst_maskset_round_trip(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, b), text);
 	KUNIT_EXPECT_TRUE(test, bitmap_equal(lkst_test_table(a)->used,
 					     lkst_test_table(b)->used,
-					     LKST_NR_EVENTS));
+					     LKST_NR_IDS));
 }
 
 static void lkst_maskset_names_and_busy(struct kunit *test)

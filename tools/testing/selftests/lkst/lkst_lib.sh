@@ -93,6 +93,11 @@ lkst_reset()
 	for m in $LKST_SAMPLES; do
 		rmmod "$m" 2>/dev/null
 	done
+	# Unused now: truncation removes them all, and they unpin modules.
+	if [ -f "$LKST/dynamic_events" ]; then
+		true > "$LKST/dynamic_events"
+		rmmod lkst_timer_victim 2>/dev/null
+	fi
 	true > "$LKST/user_masksets"
 	true > "$LKST/user_buffers"
 	if [ -f "$LKST/notrace_pids" ]; then

@@ -542,4 +542,87 @@ TEST_F(lkst_raw, splice_into_a_pipe_moves_a_page_of_records)
 	close(fd);
 }
 
+static const char raw_open[] =
+	"p:LKST_RAW_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x64 mode=+8($arg3):x64";
+static const char raw_opened[] = "r:LKST_RAW_OPENED do_sys_openat2 fd=$retval:s32";
+
+/*
+ * A dynamic event on do_sys_openat2() and one at its return: the raw
+ * records of the child's open() carry its exact dfd, flags, mode and the
+ * fd it got, under the IDs available_events gives them.
+ */
+TEST_F(lkst_raw, dynamic_events_record_the_arguments_of_an_open)
+{
+	int i, n, open_seen = 0, ret_seen = 0, id_open, id_ret;
+	int pipefd[2], fd = -1;
+	struct stat st;
+	pid_t child;
+	char *t;
+
+	if (stat(LKST "/dynamic_events", &st))
+		SKIP(return, "no dynamic events (CONFIG_LKST_DYNAMIC_EVENTS=n)");
+	write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN");
+	write_str(LKST "/dynamic_events", "-:LKST_RAW_OPENED");
+	ASSERT_EQ(0, write_str(LKST "/dynamic_events", raw_open));
+	ASSERT_EQ(0, write_str(LKST "/dynamic_events", raw_opened));
+	t = slurp(LKST "/available_events");
+	ASSERT_NE(NULL, t);
+	id_open = event_id(t, "LKST_RAW_OPEN");
+	id_ret = event_id(t, "LKST_RAW_OPENED");
+	EXPECT_NE(NULL, strstr(t, " LKST_RAW_OPEN dfd flags mode -\n"));
+	EXPECT_NE(NULL, strstr(t, " LKST_RAW_OPENED fd - - -\n"));
+	ASSERT_GE(id_open, 256);
+	ASSERT_LE(id_open, 319);
+	ASSERT_EQ(0, write_str(LKST "/masksets/" MASKSET,
+			       "LKST_RAW_OPEN DEFAULT\nLKST_RAW_OPENED DEFAULT\n"));
+
+	ASSERT_EQ(0, pipe(pipefd));
+	ASSERT_EQ(0, write_str(LKST "/maskset", MASKSET));
+	child = fork();
+	if (!child) {
+		fd = open("/tmp/lkst_raw_test.open",
+			  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+		write(pipefd[1], &fd, sizeof(fd));
+		_exit(fd < 0);
+	}
+	ASSERT_EQ(sizeof(fd), read(pipefd[0], &fd, sizeof(fd)));
+	waitpid(child, NULL, 0);
+	ASSERT_EQ(0, write_str(LKST "/maskset", "RNOTHING"));
+	close(pipefd[0]);
+	close(pipefd[1]);
+	unlink("/tmp/lkst_raw_test.open");
+	ASSERT_GE(fd, 0);
+
+	n = read_all(&self->l, self->recs, MAX_RECS);
+	ASSERT_GT(n, 0);
+	for (i = 0; i < n; i++) {
+		struct rec *r = &self->recs[i];
+
+		if (r->pid != child)
+			continue;
+		if (r->event == (unsigned int)id_open) {
+			EXPECT_EQ((uint64_t)(int64_t)AT_FDCWD, r->arg[0]);
+			/* and the kernel's O_LARGEFILE (0100000 on x86, 0400000 on arm64) */
+			EXPECT_EQ((uint64_t)(O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC),
+				  r->arg[1] & ~(uint64_t)(0100000 | 0400000));
+			EXPECT_EQ(0640, r->arg[2]);
+			EXPECT_EQ(0, r->arg[3]);
+			open_seen++;
+		}
+		if (r->event == (unsigned int)id_ret) {
+			EXPECT_EQ((uint64_t)fd, r->arg[0]);
+			ret_seen++;
+		}
+	}
+	/* The child's only open() after fork: the one above */
+	EXPECT_EQ(1, open_seen);
+	EXPECT_EQ(1, ret_seen);
+
+	/* Named by the maskset: not removed */
+	EXPECT_EQ(-EBUSY, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN"));
+	ASSERT_EQ(0, write_str(LKST "/user_masksets", "!" MASKSET));
+	EXPECT_EQ(0, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN"));
+	EXPECT_EQ(0, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPENED"));
+}
+
 TEST_HARNESS_MAIN

@@ -33,6 +33,7 @@ static const char *errname(int err)
 	case EACCES:	return "EACCES";
 	case ENOSPC:	return "ENOSPC";
 	case E2BIG:	return "E2BIG";
+	case EILSEQ:	return "EILSEQ";
 	case ENODEV:	return "ENODEV";
 	case ENOMEM:	return "ENOMEM";
 	case EFAULT:	return "EFAULT";

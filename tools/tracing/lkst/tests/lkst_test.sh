@@ -85,6 +85,24 @@ selfrot() {
 	done > "$d.stats"
 }
 
+# A recording of dynamic events: a probe on do_sys_openat2() and one at
+# its return, with the open() of a shell that appends to a file.
+dynrecord() {
+	local l=/sys/kernel/tracing/lkst
+	[ -f $l/dynamic_events ] || return 0
+	echo 'p:TOOL_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x32 addr=+8($arg3):u16' \
+		> $l/dynamic_events
+	echo 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' >> $l/dynamic_events
+	grep -qx tooldyn $l/user_masksets || echo tooldyn >> $l/user_masksets
+	printf 'TOOL_OPEN DEFAULT\nTOOL_OPENED DEFAULT\n' > $l/masksets/tooldyn
+	"$lkst" record -m tooldyn -o "$dir/dyn" -- \
+		sh -c "echo \$\$ > $dir/dyn.pid; : >> $dir/dyn.file" > "$dir/dyn.log" 2>&1
+	echo $? > "$dir/dyn.rc"
+	echo '#' > $l/masksets/tooldyn
+	echo '!tooldyn' >> $l/user_masksets
+	true > $l/dynamic_events
+}
+
 record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
@@ -92,7 +110,8 @@ record() {
 		echo "lkst_test.sh: no LKST in this kernel" >&2
 		return 4
 	fi
-	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err
+	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err \
+		"$dir"/dyn "$dir"/dyn.*
 	cat $ts/lkst/maskset > "$dir/maskset.before"
 
 	export -f workload
@@ -113,6 +132,8 @@ record() {
 	selfrot NOFILTER
 	selfrot FILTER
 
+	dynrecord
+
 	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
 	echo $? > "$dir/badmask.rc"
@@ -131,6 +152,38 @@ sane() {	# no crash, no sanitizer report
 	local r
 	r=$(rc "$1")
 	[ "$r" -lt 98 ] && ! grep -qE 'Sanitizer|runtime error' "$dir/err.$1"
+}
+
+# The recording of dynamic events (dynrecord)
+dyncheck() {
+	local d=$dir/dyn pid
+
+	pid=$(cat "$dir/dyn.pid")
+	check "record: dynamic events, exit status 0" [ "$(cat "$dir/dyn.rc")" = 0 ]
+	check "record: the definitions of the dynamic events saved" \
+		grep -qxF 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' "$d/dynamic_events"
+	run dynreport "$lkst" report "$d"
+	grep -F "TOOL_OPEN" "$dir/out.dynreport" | grep " $pid " | diag
+	# addr would be hex by its name: u16 in dynamic_events says decimal
+	check "report: a dynamic event's arguments as their fetch types say" \
+		eval '[ "$(rc dynreport)" = 0 ] && sane dynreport &&
+		 [ "$(grep -c " $pid [^ ]*  *TOOL_OPEN dfd=-100 flags=0x8441 addr=438$" \
+		      "$dir/out.dynreport")" = 1 ]'
+	check "report: the return probe, in the same task" \
+		grep -Eq " $pid [^ ]+ +TOOL_OPENED fd=[0-9]+$" "$dir/out.dynreport"
+	run dynexport "$lkst" export --perfetto "$d" -o "$dir/dyn.json"
+	check "export: a recording of dynamic events only" \
+		eval '[ "$(rc dynexport)" = 0 ] && sane dynexport &&
+		 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$dir/dyn.json"'
+	# The same recording without its dynamic_events: the names decide
+	rm -rf "$dir/dyn-untyped"
+	cp -r "$d" "$dir/dyn-untyped"
+	rm "$dir/dyn-untyped/dynamic_events"
+	run dynuntyped "$lkst" report "$dir/dyn-untyped"
+	check "report: without dynamic_events, arguments printed by their names" \
+		eval '[ "$(rc dynuntyped)" = 0 ] &&
+		 grep -q " $pid [^ ]*  *TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6$" \
+		      "$dir/out.dynuntyped"'
 }
 
 check_phase() {
@@ -299,6 +352,10 @@ check_phase() {
 		      (len(rows), procs, ticks[0], ticks[-1]))
 		sys.exit(0 if ok else 1)
 	EOF
+
+	if [ -d "$dir/dyn" ]; then
+		dyncheck
+	fi
 
 	run export "$lkst" export --perfetto "$m" -o "$dir/trace.json"
 	check "export: exit status 0, no sanitizer report" \
