@@ -373,20 +373,23 @@ static void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
 }
 
 /**
- * lkst_record_print - format one record as a line of the trace file
+ * __lkst_record_print - format one record as a line of the trace file
  * @s: where the line goes
  * @rec: the record
  * @cpu: the CPU whose buffer held it
  * @ts: its timestamp in ns
+ * @dyn: name dynamic events (false for the previous boot's records)
  *
  * Addresses follow the rules of ftrace's event output: code addresses
  * are printed as symbols (%ps), data pointers hashed (%p, raw with the
- * no_hash_pointers boot parameter).  The raw files keep the values.
+ * no_hash_pointers boot parameter).  The raw files keep the values.  An
+ * event that is not known is printed with its ID and arguments in hex.
  */
-void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
-		       int cpu, u64 ts)
+static void __lkst_record_print(struct seq_buf *s,
+				const struct lkst_record *rec, int cpu, u64 ts,
+				bool dyn)
 {
-	const struct lkst_event_desc *d;
+	const struct lkst_event_desc *d = NULL;
 	static const char states[] = "RSDTtXZPI";
 	char ctx = '.';
 	u64 sec = ts;
@@ -395,7 +398,8 @@ void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
 
 	/* A dynamic event's description, see lkst_event_desc() */
 	guard(rcu)();
-	d = lkst_event_desc(rec->event);
+	if (dyn || rec->event < LKST_EV_DYN_FIRST)
+		d = lkst_event_desc(rec->event);
 	nsec = do_div(sec, NSEC_PER_SEC);
 	if (rec->flags & LKST_RECORD_NMI)
 		ctx = 'n';
@@ -407,7 +411,9 @@ void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
 		       (u32)(nsec / NSEC_PER_USEC), cpu, ctx, rec->pid,
 		       d ? d->name : "UNKNOWN");
 	if (!d) {
-		seq_buf_printf(s, " id=%u\n", rec->event);
+		seq_buf_printf(s, " id=%u args=0x%llx,0x%llx,0x%llx,0x%llx\n",
+			       rec->event, rec->arg[0], rec->arg[1], rec->arg[2],
+			       rec->arg[3]);
 		return;
 	}
 	for (i = 0; i < LKST_NR_ARGS; i++) {
@@ -447,6 +453,13 @@ void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
 		seq_buf_printf(s, " handler=%u", rec->handler);
 	seq_buf_putc(s, '\n');
 }
+
+/* A record of this boot (the dump on oops and panic, the KUnit tests) */
+void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
+		       int cpu, u64 ts)
+{
+	__lkst_record_print(s, rec, cpu, ts, true);
+}
 EXPORT_SYMBOL_IF_KUNIT(lkst_record_print);
 
 static int lkst_trace_show(struct seq_file *m, void *v)
@@ -455,7 +468,12 @@ static int lkst_trace_show(struct seq_file *m, void *v)
 	struct seq_buf s;
 
 	lkst_seq_buf_get(m, &s);
-	lkst_record_print(&s, ring_buffer_event_data(ti->ev), ti->cpu, ti->ts);
+	/*
+	 * The previous boot's dynamic events are not known: an ID of theirs
+	 * may name another event now.
+	 */
+	__lkst_record_print(&s, ring_buffer_event_data(ti->ev), ti->cpu,
+			    ti->ts, !ti->buf->last_boot);
 	lkst_seq_buf_commit(m, &s);
 	return 0;
 }

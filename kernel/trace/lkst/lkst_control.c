@@ -674,9 +674,11 @@ static void lkst_ms_file_commit(struct lkst_ms_file *f)
 	guard(mutex)(&lkst_mutex);
 	ret = __lkst_maskset_commit(f->ms, f->draft, f->merge);
 	if (ret) {
+		/* -ENOENT: a dynamic event went away; logged already */
 		lkst_ms_loc(f->ms, loc, sizeof(loc));
-		lkst_log_err(loc, "", ret == -ENODEV ? LKST_ERR_REMOVED :
-			     LKST_ERR_NO_MEMORY, 0);
+		if (ret != -ENOENT)
+			lkst_log_err(loc, "", ret == -ENODEV ? LKST_ERR_REMOVED :
+				     LKST_ERR_NO_MEMORY, 0);
 		return;
 	}
 	f->draft = NULL;	/* the maskset's now */

@@ -153,6 +153,9 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_DYN_NOT_PROBEABLE] = "Cannot probe here: kprobes blacklist or not kernel text",
 	[LKST_ERR_DYN_BOUNDARY] = "Probe point is not an instruction boundary",
 	[LKST_ERR_DYN_MODULE] = "The symbol's module is going away",
+	[LKST_ERR_DYN_NOT_UNIQUE] = "Several functions have this name",
+	[LKST_ERR_DYN_NOTRACE] = "Cannot probe a function ftrace does not trace",
+	[LKST_ERR_DYN_LOCKDOWN] = "Kernel lockdown forbids kprobes",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);

@@ -16,20 +16,26 @@
  * any event, through the current maskset table.
  *
  * A dynamic event holds a reference on the module of its symbol, so that
- * the module cannot go away under it: rmmod fails with EBUSY until the
- * event is removed.
+ * the module cannot go away under it: rmmod fails, the module being in
+ * use, until the event is removed.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/ptrace.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
+
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>
+#endif
 
 #include "../trace.h"
 #include "../trace_probe.h"
@@ -154,19 +160,23 @@ static nokprobe_inline u64 lkst_dyn_fetch(struct probe_arg *arg,
 }
 
 /*
- * The context the probe hit.  x86 runs the breakpoint handler of a kprobe
- * as an NMI (irqentry_nmi_enter()): the context of the code that hit the
+ * The context the probe hit.  x86 runs the handler of a kprobe's int3 as
+ * an NMI (irqentry_nmi_enter()): the context of the code that hit the
  * breakpoint is the one below that NMI level.  Probes on ftrace or
  * optimized into a jump, and return probes (from the return trampoline),
- * run in the context they hit.
+ * run in the context they hit.  The probed address holds the int3 while
+ * the probe is not optimized; kprobes' flags cannot tell, as they change
+ * ahead of the code (the optimizer runs some jiffies later).
  */
 static nokprobe_inline u8 lkst_dyn_context(struct lkst_dynevent *ev)
 {
 	unsigned long pc = preempt_count();
 
-	if (IS_ENABLED(CONFIG_X86) && !ev->is_return && (pc & NMI_MASK) &&
-	    !(ev->rp.kp.flags & (KPROBE_FLAG_FTRACE | KPROBE_FLAG_OPTIMIZED)))
+#ifdef CONFIG_X86
+	if ((pc & NMI_MASK) && !ev->is_return &&
+	    *(u8 *)ev->rp.kp.addr == INT3_INSN_OPCODE)
 		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+#endif
 	return lkst_context_of(pc);
 }
 
@@ -389,13 +399,43 @@ static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
 	return ret;
 }
 
-/* Register the kprobe, disabled, and pin the module of its address. */
+/*
+ * Pin the module of the probed address, then register the kprobe,
+ * disabled.  The checks of kprobe events apply: lockdown, and no probe in
+ * a function ftrace does not trace.
+ */
 static int lkst_dyn_register(struct lkst_dynevent *ev, const char *cmd,
 			     int argc, const char **argv)
 {
 	struct kprobe *kp = &ev->rp.kp;
+	unsigned long addr;
 	struct module *mod;
 	int ret;
+
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret) {
+		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_DYN_LOCKDOWN);
+		return ret;
+	}
+	addr = kallsyms_lookup_name(ev->symbol);
+	if (!addr) {
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
+		return -ENOENT;
+	}
+	addr += ev->offset;
+	if (traceprobe_within_notrace_func(addr)) {
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOTRACE);
+		return -EINVAL;
+	}
+	scoped_guard(preempt) {
+		mod = __module_text_address(addr);
+		if (mod && !try_module_get(mod))
+			ret = -ENOENT;
+	}
+	if (ret) {
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_MODULE);
+		return ret;
+	}
 
 	kp->symbol_name = ev->symbol;
 	kp->offset = ev->offset;
@@ -413,36 +453,22 @@ static int lkst_dyn_register(struct lkst_dynevent *ev, const char *cmd,
 	}
 	switch (ret) {
 	case 0:
-		break;
+		ev->mod = mod;
+		return 0;
 	case -ENOENT:
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		return ret;
+		break;
 	case -EILSEQ:
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_BOUNDARY);
-		return ret;
+		break;
 	case -ENOMEM:
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NO_MEMORY);
-		return ret;
+		break;
 	default:
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOT_PROBEABLE);
-		return ret;
 	}
-
-	scoped_guard(preempt) {
-		mod = __module_text_address((unsigned long)kp->addr);
-		if (mod && !try_module_get(mod))
-			ret = -ENOENT;
-	}
-	if (ret) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_MODULE);
-		if (ev->is_return)
-			unregister_kretprobe(&ev->rp);
-		else
-			unregister_kprobe(kp);
-		return ret;
-	}
-	ev->mod = mod;
-	return 0;
+	module_put(mod);
+	return ret;
 }
 
 static void lkst_dyn_unregister(struct lkst_dynevent *ev)
@@ -513,7 +539,7 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 	if (plus) {
 		ret = kstrtol(plus, 0, &offset);
 		*plus = '\0';
-		if (ret || offset < 0) {
+		if (ret || offset < 0 || offset > UINT_MAX) {
 			lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_COMMAND);
 			ret = -EINVAL;
 			goto free;
@@ -523,6 +549,18 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 	if (!*ev->symbol || strpbrk(ev->symbol, ":%") || isdigit(*ev->symbol)) {
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
 		ret = -EINVAL;
+		goto free;
+	}
+	switch (traceprobe_nr_same_symbols(NULL, ev->symbol)) {
+	case 0:
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
+		ret = -ENOENT;
+		goto free;
+	case 1:
+		break;
+	default:
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOT_UNIQUE);
+		ret = -EADDRNOTAVAIL;
 		goto free;
 	}
 	ret = kprobe_on_func_entry(NULL, ev->symbol, ev->offset);
@@ -575,9 +613,12 @@ static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 	__lkst_event_forget(id);
 	RCU_INIT_POINTER(lkst_dyn[id - LKST_EV_DYN_FIRST], NULL);
 	__lkst_vmcore_events_update();
-	/* Waits for the handlers; readers of the name under RCU are done too */
+	/*
+	 * unregister_k*probe() waits for an RCU grace period, which began
+	 * after the slot was cleared: the handlers are done, and so are the
+	 * readers of the description (trace, available_events).
+	 */
 	lkst_dyn_unregister(ev);
-	synchronize_rcu();
 	lkst_dyn_free(ev);
 }
 
@@ -611,11 +652,13 @@ static int __lkst_dyn_delete(const char *cmd, int argc, const char **argv)
  * Nothing is left half-created: on error, no event was added or removed,
  * and error_log says why.
  *
- * Return: 0; -EINVAL for a bad line or fetcharg; -E2BIG for more than
- * four fetchargs; -EEXIST if NAME is an event already; -ENOENT for an
- * unknown symbol or event; -EILSEQ for an offset that is not an
- * instruction boundary; -EBUSY to remove an event a maskset names;
- * -ENOSPC when every dynamic ID is taken; or the -errno of kprobes.
+ * Return: 0; -EINVAL for a bad line or fetcharg, or a function ftrace
+ * does not trace; -E2BIG for more than four fetchargs; -EEXIST if NAME
+ * is an event already; -ENOENT for an unknown symbol or event;
+ * -EADDRNOTAVAIL for a name several functions have; -EILSEQ for an
+ * offset that is not an instruction boundary; -EBUSY to remove an event
+ * a maskset names; -ENOSPC when every dynamic ID is taken; -EPERM under
+ * lockdown; or the -errno of kprobes.
  */
 int lkst_dynevent_command(const char *cmd)
 {
@@ -648,6 +691,8 @@ int lkst_dynevent_command(const char *cmd)
 	for (p = line, ret = 0; ret < argc; ret++)
 		p += sprintf(p, ret ? " %s" : "%s", argv[ret]);
 
+	/* trace_probe_log, shared with the other probe events, wants it */
+	mutex_lock(&dyn_event_ops_mutex);
 	mutex_lock(&lkst_mutex);
 	trace_probe_log_init("lkst: " LKST_DYN_LOC, argc, argv);
 	if (strlen(argv[0]) < 2 || argv[0][1] != ':' ||
@@ -661,6 +706,7 @@ int lkst_dynevent_command(const char *cmd)
 	}
 	trace_probe_log_clear();
 	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&dyn_event_ops_mutex);
 	kfree(line);
 	argv_free((char **)argv);
 	return ret;

@@ -87,13 +87,13 @@ void __lkst_vmcore_events_update(void)
 		return;		/* lkst_vmcore_init() did not run or failed */
 	text = kmalloc(LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
 	if (!text)
-		goto stale;
+		goto none;
 	seq_buf_init(&s, text, LKST_VMCORE_TEXT_MAX);
 	lkst_events_print(&s);
 	if (seq_buf_has_overflowed(&s) || !seq_buf_used(&s) ||
 	    seq_buf_used(&s) >= LKST_VMCORE_TEXT_MAX) {
 		kfree(text);
-		goto stale;
+		goto none;
 	}
 	text[seq_buf_used(&s)] = '\0';
 	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], 0);
@@ -103,7 +103,9 @@ void __lkst_vmcore_events_update(void)
 	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], seq_buf_used(&s));
 	kfree(old);
 	return;
-stale:
+none:
+	/* No names rather than wrong ones */
+	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], 0);
 	pr_warn("VMCOREINFO: the list of events could not be updated\n");
 }
 

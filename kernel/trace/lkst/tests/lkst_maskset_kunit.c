@@ -138,8 +138,12 @@ static void lkst_builtin_routing(struct kunit *test)
 	else
 		kunit_info(test, "default buffer in use: dispatch not checked\n");
 
+	/* The events, dynamic ones included, stay while lkst_mutex is held */
+	guard(mutex)(&lkst_mutex);
 	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
-		if (!strcmp(name, "RALL"))
+		if (d->id >= LKST_EV_DYN_FIRST)
+			traced = false;		/* never built in */
+		else if (!strcmp(name, "RALL"))
 			traced = true;
 		else if (!strcmp(name, "RDEFAULT"))
 			traced = d->primary;

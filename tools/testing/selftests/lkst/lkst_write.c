@@ -34,6 +34,7 @@ static const char *errname(int err)
 	case ENOSPC:	return "ENOSPC";
 	case E2BIG:	return "E2BIG";
 	case EILSEQ:	return "EILSEQ";
+	case EADDRNOTAVAIL:	return "EADDRNOTAVAIL";
 	case ENODEV:	return "ENODEV";
 	case ENOMEM:	return "ENOMEM";
 	case EFAULT:	return "EFAULT";

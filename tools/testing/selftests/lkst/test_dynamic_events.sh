@@ -141,7 +141,12 @@ test_bad_definitions_are_refused_and_logged()
 	bad 'p:lower do_sys_openat2' EINVAL 'Event names are' &&
 	bad 'p:SELFTEST_X mod:do_sys_openat2' EINVAL 'Unknown symbol' &&
 	bad 'x:SELFTEST_X do_sys_openat2' EINVAL 'Expected p:NAME' &&
-	bad '-:SELFTEST_NONE' ENOENT 'No such name'
+	bad '-:SELFTEST_NONE' ENOENT 'No such name' || return 1
+	# a name that several static functions of the kernel have
+	dup=$(awk 'NF == 3 && $2 ~ /^[tT]$/ && $3 !~ /[.$]/ { print $3 }' /proc/kallsyms |
+		sort | uniq -d | head -n 1)
+	[ -z "$dup" ] ||
+		bad "p:SELFTEST_X $dup" EADDRNOTAVAIL 'Several functions have this name'
 }
 
 test_open_flags_in_the_trace_text()
