@@ -184,6 +184,20 @@ static nokprobe_inline u8 lkst_dyn_context(struct lkst_dynevent *ev)
  * __lkst_dispatch() with the context of the probed code: the records
  * show it, and notrace_pids applies to the task the probe interrupted.
  */
+/*
+ * A string, NUL-terminated, into the @words argument slots from @dst on
+ * (at most 8 * @words - 1 characters), as O_PRINTK keeps its text.
+ */
+static nokprobe_inline void lkst_dyn_fetch_string(struct probe_arg *arg,
+						  struct pt_regs *regs,
+						  void *edata, u64 *dst,
+						  unsigned int words)
+{
+	u32 dl = make_data_loc(words * sizeof(*dst), 0);
+
+	process_fetch_insn(arg->code, regs, edata, &dl, dst);
+}
+
 static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 					    struct pt_regs *regs, void *edata)
 {
@@ -205,8 +219,13 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	h = READ_ONCE(e->handler);
 	if (!h || h == &lkst_handler_nothing)
 		return;
-	for (i = 0; i < ev->tp.nr_args; i++)
-		a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);
+	for (i = 0; i < ev->tp.nr_args; i++) {
+		if (unlikely(ev->tp.args[i].type->is_string))
+			lkst_dyn_fetch_string(&ev->tp.args[i], regs, edata,
+					      &a[i], LKST_NR_ARGS - i);
+		else
+			a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);
+	}
 	if (likely(h == &lkst_handler_default))
 		__lkst_record4_ctx(e->buf, id, LKST_HANDLER_DEFAULT, current->pid,
 				   a[0], a[1], a[2], a[3], ctx);
@@ -328,6 +347,8 @@ static bool lkst_dyn_name_valid(const char *name)
 /* How the trace file prints an argument of this fetch type */
 static char lkst_dyn_argfmt(const struct fetch_type *t)
 {
+	if (t->is_string)
+		return 's';
 	if (!strcmp(t->name, "symbol"))
 		return 'p';
 	if (t->name[0] == 'x')
@@ -362,7 +383,13 @@ static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
 		if (ret)
 			break;
 		arg = &ev->tp.args[i];
-		if (arg->type->is_string || arg->count || arg->dynamic) {
+		/*
+		 * A string fills the slots from its own to the last: it must
+		 * be the last fetcharg.  symstr writes a whole symbol name.
+		 */
+		if (arg->count || (arg->type->is_string &&
+				   (i != nargs - 1 ||
+				    !strcmp(arg->type->name, "symstr")))) {
 			lkst_dyn_err(cmd, argc, argv, i + 2,
 				     LKST_ERR_DYN_NOT_NUMERIC);
 			ret = -EINVAL;

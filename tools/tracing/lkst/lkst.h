@@ -43,7 +43,7 @@ struct lkst_evdesc {
 	char		*name;
 	char		*args[LKST_NR_ARGS];	/* NULL where unused ("-") */
 	uint8_t		code;		/* BIT(i): args[i] is a code address */
-	/* a dynamic event's argument types: d, u, x, p (symbol), 0 unknown */
+	/* a dynamic event's argument types: d, u, x, p (symbol), s (text), 0 unknown */
 	char		fmt[LKST_NR_ARGS];
 };
 

@@ -136,6 +136,10 @@ static void lkst_print_event(FILE *f, const struct lkst_trace *t,
 		if (!a)
 			continue;
 		fprintf(f, " %s=", a);
+		if (d->fmt[i] == 's') {		/* to the last slot */
+			lkst_print_text(f, e, i);
+			break;
+		}
 		if (d->fmt[i]) {
 			lkst_print_typed(f, t, d->fmt[i], v);
 			continue;

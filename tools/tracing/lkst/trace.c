@@ -530,6 +530,8 @@ static int lkst_load_events(struct lkst_trace *t)
 /* How an argument of a dynamic event prints, from its fetch type */
 static char lkst_dyn_fmt(const char *type)
 {
+	if (!strcmp(type, "string") || !strcmp(type, "ustring"))
+		return 's';
 	if (!strcmp(type, "symbol"))
 		return 'p';
 	if (type[0] == 's')
@@ -569,6 +571,8 @@ static void lkst_load_dynevents(struct lkst_trace *t)
 			if (!tok)
 				break;
 			type = strrchr(tok, ':');
+			if (!type && (strstr(tok, "$comm") || strstr(tok, "$COMM")))
+				type = ":string";
 			t->desc[id].fmt[i] = lkst_dyn_fmt(type ? type + 1 : "x64");
 		}
 	}

@@ -69,6 +69,11 @@ static const struct lkst_dyn_good lkst_dyn_goods[] = {
 	  { "arg0", "arg1", "f", "-" }, "uxp-" },
 	{ "p:A1 do_sys_openat2+0 # a comment", "p:A1 do_sys_openat2\n",
 	  { "-", "-", "-", "-" }, "----" },
+	{ "p:NAMED do_sys_openat2 dfd=$arg1:s32 name=+0($arg2):ustring",
+	  "p:NAMED do_sys_openat2 dfd=$arg1:s32 name=+0($arg2):ustring\n",
+	  { "dfd", "name", "-", "-" }, "ds--" },
+	{ "p:COMM do_sys_openat2 $comm", "p:COMM do_sys_openat2 arg0=$comm\n",
+	  { "arg0", "-", "-", "-" }, "s---" },
 };
 
 static void lkst_dyn_good_desc(const struct lkst_dyn_good *g, char *desc)
@@ -151,12 +156,12 @@ static const struct lkst_dyn_bad lkst_dyn_bads[] = {
 	  "Cannot probe here: kprobes blacklist or not kernel text", 4 },
 	{ "p:A do_sys_openat2 $arg1 $arg2 $arg3 $arg4 $stack0", -E2BIG,
 	  "At most 4 fetchargs", 43 },
-	{ "p:A do_sys_openat2 $comm", -EINVAL,
-	  "Numeric fetchargs only: no string, array or $comm", 19 },
-	{ "p:A do_sys_openat2 +0($arg2):string", -EINVAL,
-	  "Numeric fetchargs only: no string, array or $comm", 19 },
+	{ "p:A do_sys_openat2 $arg1:symstr", -EINVAL,
+	  "Numeric fetchargs, a string only last; no array or symstr", 19 },
+	{ "p:A do_sys_openat2 +0($arg2):string %di", -EINVAL,
+	  "Numeric fetchargs, a string only last; no array or symstr", 19 },
 	{ "p:A do_sys_openat2 +0($arg2):u8[4]", -EINVAL,
-	  "Numeric fetchargs only: no string, array or $comm", 19 },
+	  "Numeric fetchargs, a string only last; no array or symstr", 19 },
 	{ "p:A do_sys_openat2 arg1=%di %si", -EINVAL,
 	  "Duplicate argument name", 28 },
 	{ "p:A do_sys_openat2 %nosuchreg", -EINVAL, NULL, 0 },
@@ -235,7 +240,8 @@ static void lkst_dynevent_ids(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, lkst_test_dyn_show(test), "");
 }
 
-static noinline __noclone int lkst_dyn_kunit_target(unsigned long a, int b)
+static noinline __noclone int lkst_dyn_kunit_target(unsigned long a, int b,
+						    const char *s)
 {
 	/* Not folded into the caller, not a tail call */
 	barrier();
@@ -243,7 +249,7 @@ static noinline __noclone int lkst_dyn_kunit_target(unsigned long a, int b)
 }
 
 static const char lkst_dyn_kunit_entry[] =
-	"p:KUNIT_ENTRY lkst_dyn_kunit_target a=$arg1 b=$arg2:s32 $arg2:u8";
+	"p:KUNIT_ENTRY lkst_dyn_kunit_target a=$arg1 b=$arg2:s32 $arg2:u8 s=+0($arg3):string";
 static const char lkst_dyn_kunit_ret[] =
 	"r:KUNIT_RET lkst_dyn_kunit_target $retval:s32 a=$arg1";
 
@@ -298,14 +304,15 @@ static void lkst_dynevent_records(struct kunit *test)
 	}
 	kfree(text);
 
-	KUNIT_EXPECT_EQ(test, lkst_dyn_kunit_target(0xfeedface12345678UL, -7), -6);
+	KUNIT_EXPECT_EQ(test, lkst_dyn_kunit_target(0xfeedface12345678UL, -7,
+						    "kunit-string"), -6);
 
 	scoped_guard(mutex, &lkst_mutex) {
 		__lkst_maskset_set_current(__lkst_maskset_lookup("RNOTHING"));
 		KUNIT_EXPECT_FALSE(test, __lkst_event_attached(ent));
 	}
 	/* Disarmed: not recorded */
-	KUNIT_EXPECT_EQ(test, lkst_dyn_kunit_target(1, 2), 3);
+	KUNIT_EXPECT_EQ(test, lkst_dyn_kunit_target(1, 2, "x"), 3);
 
 	/* Two records, on one CPU or, if the test migrated, on two */
 	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &recs[0]));
@@ -319,7 +326,8 @@ static void lkst_dynevent_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rec.arg[0], 0xfeedface12345678ULL);
 	KUNIT_EXPECT_EQ(test, rec.arg[1], (u64)-7LL);
 	KUNIT_EXPECT_EQ(test, rec.arg[2], 0xf9ULL);
-	KUNIT_EXPECT_EQ(test, rec.arg[3], 0ULL);
+	/* a string in the last slot: 7 characters and the NUL */
+	KUNIT_EXPECT_MEMEQ(test, &rec.arg[3], "kunit-s", 8);
 	rec = recs[1];
 	KUNIT_EXPECT_EQ(test, rec.event, ret_id);
 	KUNIT_EXPECT_EQ(test, rec.arg[0], (u64)-6LL);

@@ -133,7 +133,8 @@ test_bad_definitions_are_refused_and_logged()
 	bad 'p:SELFTEST_X kprobe_int3_handler' EINVAL 'Cannot probe here' &&
 	bad 'r:SELFTEST_X do_sys_openat2+4' EINVAL 'A return probe takes a function' &&
 	bad 'p:SELFTEST_X do_sys_openat2 %zz' EINVAL 'Invalid register name' &&
-	bad 'p:SELFTEST_X do_sys_openat2 +0($arg2):string' EINVAL 'Numeric fetchargs only' &&
+	bad 'p:SELFTEST_X do_sys_openat2 +0($arg2):string %di' EINVAL 'a string only last' &&
+	bad 'p:SELFTEST_X do_sys_openat2 $arg1:symstr' EINVAL 'no array or symstr' &&
 	bad 'p:SELFTEST_X do_sys_openat2 $arg1 $arg2 $arg3 $arg4 $arg5' E2BIG \
 		'At most 4 fetchargs' &&
 	bad 'p:SELFTEST_KEEP do_sys_openat2' EEXIST 'Name already exists' &&
@@ -154,14 +155,18 @@ test_open_flags_in_the_trace_text()
 	dyn_clean
 	echo "$OPEN" > "$DE"
 	echo "$OPENED" >> "$DE"
-	route dyn SELFTEST_OPEN SELFTEST_OPENED
+	# the file name, a user string, in the argument slots
+	echo 'p:SELFTEST_NAME do_sys_openat2 name=+0($arg2):ustring' >> "$DE"
+	route dyn SELFTEST_OPEN SELFTEST_OPENED SELFTEST_NAME
 	echo 1 > "$LKST/clear"
 	echo dyn > "$LKST/maskset"
 	# O_WRONLY|O_CREAT|O_TRUNC and the kernel's O_LARGEFILE, mode 0666
 	pid=$(sh -c ": > $TMP/file; echo \$\$")
 	echo RNOTHING > "$LKST/maskset"
+	grep " $pid SELFTEST_NAME" "$LKST/trace" > "$TMP/n"
 	grep " $pid SELFTEST_OPEN" "$LKST/trace" > "$TMP/t"
 	sed 's/^/# /' "$TMP/t"
+	expect "its name" 1 "$(grep -cF "SELFTEST_NAME: name=\"$TMP/file\"" "$TMP/n")" &&
 	expect "the open of $TMP/file" 1 \
 		"$(grep -c 'SELFTEST_OPEN: dfd=-100 flags=0x8241 mode=0x1b6$' "$TMP/t")" &&
 	grep -A1 'flags=0x8241 mode=0x1b6$' "$TMP/t" | tail -n 1 |

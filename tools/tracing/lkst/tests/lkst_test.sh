@@ -90,8 +90,10 @@ selfrot() {
 dynrecord() {
 	local l=/sys/kernel/tracing/lkst
 	[ -f $l/dynamic_events ] || return 0
-	echo 'p:TOOL_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x32 addr=+8($arg3):u16' \
-		> $l/dynamic_events
+	local open='p:TOOL_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x32'
+
+	open+=' addr=+8($arg3):u16 name=+0($arg2):ustring'
+	echo "$open" > $l/dynamic_events
 	echo 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' >> $l/dynamic_events
 	grep -qx tooldyn $l/user_masksets || echo tooldyn >> $l/user_masksets
 	printf 'TOOL_OPEN DEFAULT\nTOOL_OPENED DEFAULT\n' > $l/masksets/tooldyn
@@ -156,9 +158,11 @@ sane() {	# no crash, no sanitizer report
 
 # The recording of dynamic events (dynrecord)
 dyncheck() {
-	local d=$dir/dyn pid
+	local d=$dir/dyn pid fname
 
 	pid=$(cat "$dir/dyn.pid")
+	# the file name, in the last argument slot: its first 7 characters
+	fname=$(printf %.7s "$dir/dyn.file")
 	check "record: dynamic events, exit status 0" [ "$(cat "$dir/dyn.rc")" = 0 ]
 	check "record: the definitions of the dynamic events saved" \
 		grep -qxF 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' "$d/dynamic_events"
@@ -167,7 +171,7 @@ dyncheck() {
 	# addr would be hex by its name: u16 in dynamic_events says decimal
 	check "report: a dynamic event's arguments as their fetch types say" \
 		eval '[ "$(rc dynreport)" = 0 ] && sane dynreport &&
-		 [ "$(grep -c " $pid [^ ]*  *TOOL_OPEN dfd=-100 flags=0x8441 addr=438$" \
+		 [ "$(grep -cF " TOOL_OPEN dfd=-100 flags=0x8441 addr=438 name=\"$fname\"" \
 		      "$dir/out.dynreport")" = 1 ]'
 	check "report: the return probe, in the same task" \
 		grep -Eq " $pid [^ ]+ +TOOL_OPENED fd=[0-9]+$" "$dir/out.dynreport"
@@ -182,7 +186,7 @@ dyncheck() {
 	run dynuntyped "$lkst" report "$dir/dyn-untyped"
 	check "report: without dynamic_events, arguments printed by their names" \
 		eval '[ "$(rc dynuntyped)" = 0 ] &&
-		 grep -q " $pid [^ ]*  *TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6$" \
+		 grep -Eq " TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6 name=-?[0-9]+$" \
 		      "$dir/out.dynuntyped"'
 }
 
