@@ -53,6 +53,7 @@ struct lkst_dynevent {
 	unsigned long		offset;
 	bool			is_return;
 	bool			armed;
+	bool			has_string;	/* the last fetcharg */
 	struct module		*mod;		/* pinned, NULL for vmlinux */
 	struct kretprobe	rp;		/* rp.kp alone for p: */
 	struct trace_probe	tp;		/* must be last: args[] */
@@ -219,13 +220,12 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	h = READ_ONCE(e->handler);
 	if (!h || h == &lkst_handler_nothing)
 		return;
-	for (i = 0; i < ev->tp.nr_args; i++) {
-		if (unlikely(ev->tp.args[i].type->is_string))
-			lkst_dyn_fetch_string(&ev->tp.args[i], regs, edata,
-					      &a[i], LKST_NR_ARGS - i);
-		else
-			a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);
-	}
+	/* the numeric fetchargs, then the string that may follow them */
+	for (i = 0; i < ev->tp.nr_args - ev->has_string; i++)
+		a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);
+	if (unlikely(ev->has_string))
+		lkst_dyn_fetch_string(&ev->tp.args[i], regs, edata, &a[i],
+				      LKST_NR_ARGS - i);
 	if (likely(h == &lkst_handler_default))
 		__lkst_record4_ctx(e->buf, id, LKST_HANDLER_DEFAULT, current->pid,
 				   a[0], a[1], a[2], a[3], ctx);
@@ -421,6 +421,7 @@ static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
 		}
 		ev->desc.args[i] = arg->name;
 		ev->argfmt[i] = lkst_dyn_argfmt(arg->type);
+		ev->has_string = arg->type->is_string;
 	}
 	traceprobe_finish_parse(&ctx);
 	return ret;
