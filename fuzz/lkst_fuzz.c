@@ -3,6 +3,9 @@
  * lkst_fuzz: a seeded, reproducible, time-bounded fuzzer of LKST's tracefs
  * files (Documentation/trace/lkst.rst).
  *
+ * It is not part of the patch series: scripts/fuzz ('make fuzz') builds it
+ * against the patched kernel tree, for kselftest.h, and runs it in the VM.
+ *
  *   lkst_fuzz [-s SEED] [-t SECONDS] [-w WORKERS] [-l LOGFILE] [-x OP]... [-v]
  *
  * WORKERS processes (default 2, pinned to CPU 0, 1, ...) open random LKST
@@ -78,7 +81,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../kselftest.h"
+#include "kselftest.h"	/* tools/testing/selftests/ of the kernel tree */
 
 #define MAX_WORKERS	8
 #define MAX_PROCS	(MAX_WORKERS + 3)	/* + chaos, its helper, final */
