@@ -11,8 +11,8 @@
 # The two phases are separate so that the recordings can be made in a
 # virtual machine and checked on its host.  LKST is the binary to test
 # (default: ../lkst); build it with 'make ASAN=1' so that the decoders run
-# under AddressSanitizer and UBSan.  The checks print KTAP (as kselftests
-# do): "KTAP version 1", the plan "1..N", then "ok N lkst: name" or
+# under AddressSanitizer and UBSan.  The checks print KTAP through the
+# kselftests' ktap_helpers.sh: the plan "1..N", then "ok N lkst: name" or
 # "not ok N lkst: name" per check, after its diagnostics ("# ...").  The
 # exit status is 1 if anything failed, 4 if the record phase could not run
 # here (no LKST), as for kselftests.
@@ -22,6 +22,9 @@ phase=${1:-}
 dir=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 lkst=${3:-$here/../lkst}
+# KTAP through the kselftests' helpers, this kernel tree's
+# shellcheck source=SCRIPTDIR/../../../testing/selftests/kselftest/ktap_helpers.sh
+. "$here/../../../testing/selftests/kselftest/ktap_helpers.sh" || exit 1
 [ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -32,17 +35,17 @@ export ASAN_OPTIONS=exitcode=99:detect_leaks=1
 export UBSAN_OPTIONS=halt_on_error=1:exitcode=98:print_stacktrace=1
 
 # KTAP: the results are kept until the end, so that the plan comes first
-# (diag, pass and fail must run in this shell, not in a pipeline).
-failed=0
+# (diag, pass and fail must run in this shell, not in a pipeline).  A
+# diagnostic does not go through ktap_print_msg, which would split and glob
+# it (echo $@).
 ntests=0
 results=()
 diag() { while IFS= read -r l; do results+=("# ${l#"${l%%[! ]*}"}"); done; }
-pass() { ntests=$((ntests + 1)); results+=("ok $ntests lkst: $1"); }
+pass() { ntests=$((ntests + 1)); results+=("ok lkst: $1"); }
 fail() {
 	[ -z "${2:-}" ] || diag <<< "$2"
 	ntests=$((ntests + 1))
-	results+=("not ok $ntests lkst: $1")
-	failed=1
+	results+=("not ok lkst: $1")
 }
 # check NAME CMD...: a check; what CMD prints becomes its diagnostics
 check() {
@@ -53,10 +56,19 @@ check() {
 	[ -z "$out" ] || diag <<< "$out"
 	if [ $rc = 0 ]; then pass "$name"; else fail "$name"; fi
 }
+# ktap: print the results and exit, 0 if all passed
 ktap() {
-	echo "KTAP version 1"
-	echo "1..$ntests"
-	[ $ntests = 0 ] || printf '%s\n' "${results[@]}"
+	local r
+	ktap_print_header
+	ktap_set_plan "$ntests"
+	for r in "${results[@]}"; do
+		case $r in
+		"#"*) printf '%s\n' "$r" ;;
+		"ok "*) ktap_test_pass "${r#ok }" ;;
+		"not ok "*) ktap_test_fail "${r#not ok }" ;;
+		esac
+	done
+	ktap_finished
 }
 
 # The workload: processes that compute, sleep, pipe data and fork.  The
@@ -606,12 +618,12 @@ all)
 	record
 	rc=$?
 	if [ $rc = 4 ]; then
-		printf 'KTAP version 1\n1..1\nok 1 lkst: record # SKIP no LKST in this kernel\n'
-		exit 4
+		ktap_print_header
+		ktap_skip_all "no LKST in this kernel"
+		exit "$KSFT_SKIP"
 	fi
 	check_phase
 	;;
 *) sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
 ktap
-exit $failed
