@@ -3,6 +3,7 @@
 # LKST patch series: edit, apply, build, boot and test it.
 #   make deps      install what a bare Debian 12 machine lacks (root)
 #   make check     every check, ending with "N passed, N failed"
+#   make check-quick  the checks to run before every commit
 #   make demo      boot the patched kernel and show LKST at work
 # (check and demo install what is missing and prepare the base themselves)
 # See README.md for the rest.
@@ -13,15 +14,18 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import export apply build kunit selftest crash-test check demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
 help:
 	@sed -n '3,8s/^# \{0,1\}//p' Makefile
-	@echo "  make import    patches/ -> branch lkst in build/pq, to edit with git"
+	@echo "  make edit      patches/ -> branch lkst in build/pq, to edit with git (make import)"
 	@echo "  make export    branch lkst -> patches/, series and the top-level tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
+	@echo "  make tool      build tools/tracing/lkst in $(BUILD)/tool"
+	@echo "  make kselftests  build and install the kselftests in $(BUILD)/kselftest"
+	@echo "  make samples   build the sample handler modules (with the kernel)"
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
@@ -41,6 +45,12 @@ base:
 import:
 	scripts/pq import
 
+# The one place where the series is changed: the patch queue.
+edit: deps import
+	@echo "  EDIT    the series is branch lkst in $(BUILD)/pq: edit and commit there"
+	@echo "          (git commit --fixup=<patch>; git rebase -i --autosquash lkst-base),"
+	@echo "          then 'make export' writes patches/, series and the top-level tree"
+
 export:
 	scripts/pq export
 
@@ -49,6 +59,16 @@ apply:
 
 build: apply
 	scripts/build
+
+tool: apply
+	scripts/build-part tool
+
+kselftests: apply
+	scripts/build-part kselftests
+
+# The samples are modules: they build with the kernel they load into.
+samples: build
+	@find $(BUILD)/mods -path '*samples/lkst/*.ko' | sed 's/^/  SAMPLE  /'
 
 kunit: apply
 	scripts/kunit
@@ -61,6 +81,9 @@ crash-test: build
 
 check: deps
 	scripts/check
+
+check-quick: deps
+	scripts/check --quick
 
 demo: deps
 	scripts/demo

@@ -8,7 +8,8 @@
 # wants the plan first: ok NAME, not_ok NAME, skip NAME REASON and diag (its
 # standard input, one diagnostic a line, for the result that follows) keep
 # them, and finish prints the plan and them and exits, 0 if nothing failed
-# and 1 if something did ($failed is 1 from the first not_ok).  Call them in
+# and 1 if something did ($failed is 1 from the first not_ok); finish N
+# also fails unless there were N results.  Call them in
 # the runner's shell, not in a pipeline.  A note in parentheses after the
 # name (XFAIL, why it failed) goes in NAME as " # NOTE": ktap_helpers prints
 # the name as it is.
@@ -25,8 +26,15 @@ not_ok() { ktap_n=$((ktap_n + 1)); ktap_results+=("not ok	$1"); failed=1; }
 skip() { ktap_n=$((ktap_n + 1)); ktap_results+=("skip	$1	$2"); }
 # Not ktap_print_msg, whose echo $@ would split and glob the text
 diag() { local l; while IFS= read -r l; do ktap_results+=("#	$l"); done; }
+# finish [N]: print the plan and the results, and exit.  A runner that
+# knows it makes N checks passes N: fewer or more results fail.
 finish() {
 	local r
+	if [ -n "${1:-}" ] && [ "$ktap_n" -ne "$1" ]; then
+		not_ok "the runner made $ktap_n checks, $1 expected"
+	fi
+	# ktap_helpers prints names with an unquoted echo: no globbing.
+	set -f
 	ktap_print_header
 	ktap_set_plan $ktap_n
 	for r in "${ktap_results[@]}"; do
