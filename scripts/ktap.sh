@@ -4,7 +4,8 @@
 # Sourced by the test runners (vm-test, tools-test, crash-test, bench-smoke,
 # ftracetest), once TOP and BUILD are set: their KTAP goes out through the
 # kernel's own tools/testing/selftests/kselftest/ktap_helpers.sh, the base
-# tree's.  A runner knows how many results it has only at the end, and KTAP
+# tree's (sourcing this file prepares the base, scripts/base-prepare, if
+# it is not there yet).  A runner knows how many results it has only at the end, and KTAP
 # wants the plan first: ok NAME, not_ok NAME, skip NAME REASON and diag (its
 # standard input, one diagnostic a line, for the result that follows) keep
 # them, and finish prints the plan and them and exits, 0 if nothing failed
