@@ -117,27 +117,42 @@ enum lkst_event_id {
 #define LKST_HANDLER_DEFAULT	1
 #define LKST_HANDLER_NOTHING	255
 
-/* lkst_record.flags: the context the event was recorded in. */
-#define LKST_RECORD_HARDIRQ	0x01
-#define LKST_RECORD_SOFTIRQ	0x02
-#define LKST_RECORD_NMI		0x04
+/*
+ * lkst_record.flags: the context the event was recorded in, the bits
+ * ftrace sets in common_flags (TRACE_FLAG_* in linux/trace_events.h).
+ */
+#define LKST_RECORD_HARDIRQ	0x08
+#define LKST_RECORD_SOFTIRQ	0x10
+#define LKST_RECORD_NMI		0x40
+#define LKST_RECORD_BH_OFF	0x80
 
 /**
  * struct lkst_record - one LKST event as stored in an event buffer
- * @event:	event ID (enum lkst_event_id)
+ * @type:	ftrace's type of the event: the ID: line of
+ *		events/lkst/NAME/format (common_type)
+ * @flags:	LKST_RECORD_* context bits (common_flags)
+ * @preempt_count: 0 (common_preempt_count: not recorded)
+ * @pid:	pid of the task running when the event happened (common_pid)
+ * @event:	stable LKST event ID (enum lkst_event_id)
  * @handler:	ID of the handler that wrote the record
- * @flags:	LKST_RECORD_* context bits
- * @pid:	pid of the task running when the event happened
+ * @__reserved:	0
+ * @__pad:	0; keeps @arg 8-byte aligned
  * @arg:	event arguments, meaning per event (see available_events)
  *
- * 40 bytes, no padding.  The timestamp is the one in the ring-buffer
- * event header; the layout is published in lkst/format.
+ * 48 bytes, no padding. The first 8 bytes are ftrace's struct trace_entry,
+ * so that every reader of ftrace's buffers reads LKST's records as the
+ * events of the system "lkst".  The timestamp is the one in the
+ * ring-buffer event header; the layout is published in lkst/format.
  */
 struct lkst_record {
+	u16	type;
+	u8	flags;
+	u8	preempt_count;
+	s32	pid;
 	u16	event;
 	u8	handler;
-	u8	flags;
-	u32	pid;
+	u8	__reserved;
+	u32	__pad;
 	u64	arg[LKST_NR_ARGS];
 };
 

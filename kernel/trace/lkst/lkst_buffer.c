@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LKST event buffers: named wrappers around the tracing ring buffer
- * (kernel/trace/ring_buffer.c), which already is per-CPU, lockless,
- * resizable, has an overwrite (flight recorder) mode and handles CPU
- * hotplug.  What LKST adds is the accounting that makes every record a
- * handler tried to write show up somewhere, per CPU:
+ * LKST event buffers are trace instances: the default buffer is
+ * instances/lkst, user buffer NAME is instances/lkst.NAME.  Their ring
+ * buffer (per-CPU, lockless, resizable, an overwrite mode, CPU hotplug),
+ * their size, overwrite option, tracing_on, per-CPU files, stats and
+ * snapshot are ftrace's; lkst/ and lkst/buffers/NAME/ show the same state
+ * under LKST's names.  LKST creates the instances and holds a reference
+ * to them, so that rmdir gives -EBUSY while LKST uses them.
+ *
+ * What LKST adds is the name masksets route to, and the accounting that
+ * makes every record a handler tried to write show up somewhere, per CPU:
  *
  *	written = read + entries + overrun + lost
  *
@@ -40,6 +45,7 @@
 #include <linux/tracefs.h>
 #include <linux/tracepoint.h>
 
+#include "../trace.h"
 #include "lkst_internal.h"
 
 static LIST_HEAD(lkst_buffers);
@@ -122,11 +128,26 @@ struct lkst_buffer *lkst_buffer_get(const char *name)
 }
 EXPORT_SYMBOL_GPL(lkst_buffer_get);
 
+/* The instance goes with LKST's reference, unless a user holds a file. */
+static void lkst_instance_release(struct trace_array *tr)
+{
+	int ret;
+
+	trace_array_put(tr);
+	ret = trace_array_destroy(tr);
+	if (ret)
+		pr_info("instance %s is in use (%d): it stays, unpinned\n",
+			tr->name, ret);
+}
+
 static void lkst_buffer_release(struct kref *kref)
 {
 	struct lkst_buffer *buf = container_of(kref, struct lkst_buffer, kref);
 
-	ring_buffer_free(buf->rb);
+	if (buf->tr)
+		lkst_instance_release(buf->tr);
+	else
+		ring_buffer_free(buf->rb);
 	free_percpu(buf->cpu);
 	kfree(buf);
 }
@@ -149,11 +170,60 @@ const char *lkst_buffer_name(const struct lkst_buffer *buf)
 	return buf->name;
 }
 
+/*
+ * The ring buffer records go to now: a snapshot of the instance swaps it
+ * with the snapshot buffer, so callers must not keep it.
+ */
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf)
 {
-	return buf->rb;
+	return buf->tr ? READ_ONCE(buf->tr->array_buffer.buffer) : buf->rb;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_rb);
+
+/* The instance's tracing_on; last_boot/ is always off */
+bool lkst_buffer_is_on(struct lkst_buffer *buf)
+{
+	return buf->tr && !READ_ONCE(buf->tr->buffer_disabled);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_is_on);
+
+/* The instance's options/overwrite */
+bool lkst_buffer_overwrite(struct lkst_buffer *buf)
+{
+	return !buf->tr || buf->tr->trace_flags & TRACE_ITER_OVERWRITE;
+}
+
+static unsigned long lkst_buffer_entries(struct lkst_buffer *buf)
+{
+	int cpu = cpumask_first(cpu_possible_mask);
+
+	if (!buf->tr)
+		return ring_buffer_size(buf->rb, cpu);
+	return READ_ONCE(per_cpu_ptr(buf->tr->array_buffer.data, cpu)->entries);
+}
+
+/*
+ * The size in KiB per CPU: what was written to buffer_size_kb, as long as
+ * nobody resized the instance since; otherwise what the instance's
+ * buffer_size_kb says (the data bytes of its pages, which is a little
+ * more than what was asked for).
+ */
+unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf)
+{
+	unsigned long entries = lkst_buffer_entries(buf);
+
+	if (entries == READ_ONCE(buf->size_entries))
+		return READ_ONCE(buf->size_kb);
+	return entries >> 10;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_size_kb);
+
+/* The name of the instance, "" for last_boot/ */
+const char *lkst_buffer_instance(struct lkst_buffer *buf)
+{
+	return buf->tr ? buf->tr->name : "";
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_instance);
 
 void __lkst_buffer_pin(struct lkst_buffer *buf)
 {
@@ -167,10 +237,10 @@ void __lkst_buffer_unpin(struct lkst_buffer *buf)
 	buf->users--;
 }
 
-/* A buffer around @rb, which it frees with the last reference; on, overwrite */
+/* A buffer around @tr or @rb, which goes with its last reference */
 static struct lkst_buffer *lkst_buffer_new(const char *name,
-					   struct trace_buffer *rb,
-					   unsigned long size_kb)
+					   struct trace_array *tr,
+					   struct trace_buffer *rb)
 {
 	struct lkst_buffer *buf;
 
@@ -182,14 +252,36 @@ static struct lkst_buffer *lkst_buffer_new(const char *name,
 		kfree(buf);
 		return NULL;
 	}
+	buf->tr = tr;
 	buf->rb = rb;
 	strscpy(buf->name, name);
 	kref_init(&buf->kref);
 	mutex_init(&buf->resize_lock);
-	buf->size_kb = size_kb;
-	buf->overwrite = true;
-	buf->on = true;
+	buf->size_entries = lkst_buffer_entries(buf);
+	buf->size_kb = buf->size_entries >> 10;
 	return buf;
+}
+
+/*
+ * A new instance is a flight recorder whatever the top level's options
+ * are; the rest of its options are the top level's, as for mkdir.
+ */
+struct trace_array *lkst_instance_create(const char *name, unsigned long size,
+					 unsigned long start, unsigned long range)
+{
+	char iname[sizeof("lkst.") + LKST_NAME_MAX];
+	struct trace_array *tr;
+
+	if (strcmp(name, LKST_DEFAULT_BUFFER))
+		snprintf(iname, sizeof(iname), "lkst.%s", name);
+	else
+		strscpy(iname, "lkst");
+	tr = trace_array_create_pinned(iname, size, start, range);
+	if (IS_ERR(tr))
+		return tr;
+	scoped_guard(mutex, &trace_types_lock)
+		set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
+	return tr;
 }
 
 /**
@@ -203,11 +295,9 @@ struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb)
 {
 	struct lkst_buffer *buf;
 
-	buf = lkst_buffer_new(name, rb, ring_buffer_size(rb, 0) >> 10);
-	if (buf) {
-		buf->on = false;
+	buf = lkst_buffer_new(name, NULL, rb);
+	if (buf)
 		buf->last_boot = true;
-	}
 	return buf;
 }
 
@@ -216,12 +306,16 @@ struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb)
  * @name: its name
  * @size_kb: per-CPU size in KiB
  *
- * Return: the buffer or ERR_PTR(): -EINVAL bad name or size, -EEXIST,
- * -ENOSPC too many user buffers, -ENOMEM.
+ * The buffer is the trace instance lkst.NAME ("lkst" for the default
+ * buffer), which must not exist yet.
+ *
+ * Return: the buffer or ERR_PTR(): -EINVAL bad name or size, -EEXIST
+ * (also for an instance of that name that a user made), -ENOSPC too many
+ * user buffers, -ENOMEM.
  */
 struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb)
 {
-	struct trace_buffer *rb;
+	struct trace_array *tr;
 	struct lkst_buffer *buf;
 
 	lockdep_assert_held(&lkst_mutex);
@@ -233,14 +327,15 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	if (lkst_default_buf && lkst_nr_user_buffers >= LKST_MAX_USER_BUFFERS)
 		return ERR_PTR(-ENOSPC);
 
-	rb = ring_buffer_alloc(size_kb << 10, RB_FL_OVERWRITE);
-	if (!rb)
-		return ERR_PTR(-ENOMEM);
-	buf = lkst_buffer_new(name, rb, size_kb);
+	tr = lkst_instance_create(name, size_kb << 10, 0, 0);
+	if (IS_ERR(tr))
+		return ERR_CAST(tr);
+	buf = lkst_buffer_new(name, tr, NULL);
 	if (!buf) {
-		ring_buffer_free(rb);
+		lkst_instance_release(tr);
 		return ERR_PTR(-ENOMEM);
 	}
+	buf->size_kb = size_kb;
 	if (lkst_default_buf)
 		lkst_nr_user_buffers++;
 	list_add_tail(&buf->list, &lkst_buffers);
@@ -272,7 +367,7 @@ int __lkst_buffer_remove(struct lkst_buffer *buf)
 	lkst_nr_user_buffers--;
 	WRITE_ONCE(buf->removed, true);
 	tracefs_remove(buf->dir);
-	ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
+	ring_buffer_wake_waiters(lkst_buffer_rb(buf), RING_BUFFER_ALL_CPUS);
 	lkst_buffer_put(buf);
 	return 0;
 }
@@ -290,11 +385,12 @@ void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 		       struct lkst_buffer_stats *st)
 {
 	struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
+	struct trace_buffer *rb = lkst_buffer_rb(buf);
 
-	st->entries = ring_buffer_entries_cpu(buf->rb, cpu);
-	st->overrun = ring_buffer_overrun_cpu(buf->rb, cpu);
-	st->read = ring_buffer_read_events_cpu(buf->rb, cpu);
-	st->bytes = ring_buffer_bytes_cpu(buf->rb, cpu);
+	st->entries = ring_buffer_entries_cpu(rb, cpu);
+	st->overrun = ring_buffer_overrun_cpu(rb, cpu);
+	st->read = ring_buffer_read_events_cpu(rb, cpu);
+	st->bytes = ring_buffer_bytes_cpu(rb, cpu);
 	st->lost = local_read(&c->lost);
 	st->written = local_read(&c->written);
 }
@@ -312,24 +408,30 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
  */
 int lkst_buffer_clear(struct lkst_buffer *buf)
 {
-	bool on;
+	struct trace_buffer *rb;
 	int cpu;
 
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed)
+	if (buf->removed || !buf->tr)
 		return -ENODEV;
-	on = buf->on;
-	WRITE_ONCE(buf->on, false);
-	/* Wait for lkst_record() callers, which run with preemption off. */
+	/*
+	 * Writers that get past tracing_on from now on fail to reserve and
+	 * count the record as lost, which keeps the identity; wait for the
+	 * lkst_record() callers before (they run with preemption off).
+	 * trace_types_lock keeps a snapshot from swapping the buffer.
+	 */
+	guard(mutex)(&trace_types_lock);
+	rb = buf->tr->array_buffer.buffer;
+	ring_buffer_record_disable(rb);
 	tracepoint_synchronize_unregister();
-	ring_buffer_reset(buf->rb);
+	ring_buffer_reset(rb);
 	for_each_possible_cpu(cpu) {
 		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
 
 		local_set(&c->written, 0);
 		local_set(&c->lost, 0);
 	}
-	WRITE_ONCE(buf->on, on);
+	ring_buffer_record_enable(rb);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_clear);
@@ -357,21 +459,25 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 	if (buf->persistent)
 		return -EPERM;
 	/*
-	 * A removed buffer's ring buffer lives as long as the caller's
+	 * A removed buffer's instance lives as long as the caller's
 	 * reference; a large resize may take seconds, and must not keep
 	 * lkst_mutex from the other files meanwhile.
 	 */
 	scoped_guard(mutex, &lkst_mutex) {
-		if (buf->removed)
+		if (buf->removed || !buf->tr)
 			return -ENODEV;
 	}
-	guard(mutex)(&buf->resize_lock);
 	/* The dump's iterators would make the resize fail with -EBUSY. */
 	if (buf == lkst_default_buf)
 		lkst_dump_suspend();
-	ret = ring_buffer_resize(buf->rb, size_kb << 10, RING_BUFFER_ALL_CPUS);
-	if (!ret)
+	mutex_lock(&buf->resize_lock);
+	ret = tracing_resize_ring_buffer(buf->tr, size_kb << 10,
+					 RING_BUFFER_ALL_CPUS);
+	if (!ret) {
 		WRITE_ONCE(buf->size_kb, size_kb);
+		WRITE_ONCE(buf->size_entries, lkst_buffer_entries(buf));
+	}
+	mutex_unlock(&buf->resize_lock);
 	if (buf == lkst_default_buf)
 		lkst_dump_resume();
 	return ret < 0 ? ret : 0;
@@ -382,24 +488,28 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 {
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed)
+	if (buf->removed || !buf->tr)
 		return -ENODEV;
-	ring_buffer_change_overwrite(buf->rb, on);
-	buf->overwrite = on;
-	return 0;
+	guard(mutex)(&trace_types_lock);
+	return set_tracer_flag(buf->tr, TRACE_ITER_OVERWRITE, on);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_overwrite);
 
-/* Pause or resume recording; records attempted while off are not counted. */
+/*
+ * Pause or resume recording, as the instance's tracing_on does; records
+ * attempted while off are not counted.
+ */
 int lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
 {
-	/* Under the mutex so that lkst_buffer_clear() restores the new value */
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed)
+	if (buf->removed || !buf->tr)
 		return -ENODEV;
-	WRITE_ONCE(buf->on, on);
+	if (on)
+		tracer_tracing_on(buf->tr);
+	else
+		tracer_tracing_off(buf->tr);
 	/* Readers of an empty buffer that is off read end of file. */
-	ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
+	ring_buffer_wake_waiters(lkst_buffer_rb(buf), RING_BUFFER_ALL_CPUS);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_on);
@@ -411,7 +521,7 @@ void lkst_buffers_wake_readers(void)
 
 	lockdep_assert_held(&lkst_mutex);
 	list_for_each_entry(buf, &lkst_buffers, list)
-		ring_buffer_wake_waiters(buf->rb, RING_BUFFER_ALL_CPUS);
+		ring_buffer_wake_waiters(lkst_buffer_rb(buf), RING_BUFFER_ALL_CPUS);
 }
 
 struct list_head *__lkst_buffers_list(void)
@@ -455,21 +565,22 @@ int __lkst_user_buffers_clear(void)
 int __init lkst_buffers_init(void)
 {
 	struct lkst_buffer *buf;
-	struct trace_buffer *rb;
-	unsigned long size_kb;
+	struct trace_array *tr;
 
 	guard(mutex)(&lkst_mutex);
-	rb = lkst_persist_init(&size_kb);
-	if (!rb) {
+	tr = lkst_persist_init();
+	if (!tr) {
 		buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER, LKST_BUF_DEFAULT_KB);
 		if (IS_ERR(buf))
 			return PTR_ERR(buf);
 		lkst_default_buf = buf;
 		return 0;
 	}
-	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, rb, size_kb);
-	if (!buf)
+	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, tr, NULL);
+	if (!buf) {
+		lkst_instance_release(tr);
 		return -ENOMEM;
+	}
 	buf->persistent = true;
 	list_add_tail(&buf->list, &lkst_buffers);
 	__lkst_vmcore_update();

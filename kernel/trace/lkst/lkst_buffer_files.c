@@ -107,11 +107,11 @@ static int lkst_raw_open(struct inode *inode, struct file *filp)
 	}
 	r->buf = buf;
 	r->cpu = lkst_file_cpu(inode);
-	r->size = ring_buffer_subbuf_size_get(buf->rb);
+	r->size = ring_buffer_subbuf_size_get(lkst_buffer_rb(buf));
 	r->read = r->size;		/* nothing buffered yet */
 	r->owner = current->files;
 	mutex_init(&r->lock);
-	ret = ring_buffer_alloc_read_page(buf->rb, r->cpu, &r->page);
+	ret = ring_buffer_alloc_read_page(lkst_buffer_rb(buf), r->cpu, &r->page);
 	if (ret)
 		goto err_free;
 	filp->private_data = r;
@@ -128,7 +128,7 @@ static int lkst_raw_release(struct inode *inode, struct file *filp)
 {
 	struct lkst_raw *r = filp->private_data;
 
-	ring_buffer_free_read_page(r->buf->rb, r->cpu, r->page);
+	ring_buffer_free_read_page(lkst_buffer_rb(r->buf), r->cpu, r->page);
 	lkst_buffer_put(r->buf);
 	kfree(r);
 	return 0;
@@ -173,7 +173,7 @@ static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 		if (mutex_lock_interruptible(&r->lock))
 			return -EINTR;
 		if (r->read < r->size ||
-		    ring_buffer_read_page(buf->rb, r->page, r->size, r->cpu, 0) >= 0) {
+		    ring_buffer_read_page(lkst_buffer_rb(buf), r->page, r->size, r->cpu, 0) >= 0) {
 			if (r->read >= r->size)
 				r->read = 0;
 			break;
@@ -184,7 +184,7 @@ static ssize_t lkst_raw_read_iter(struct kiocb *iocb, struct iov_iter *to)
 			return 0;
 		if (nonblock)
 			return -EAGAIN;
-		ret = ring_buffer_wait(buf->rb, r->cpu, 0, lkst_raw_done, r);
+		ret = ring_buffer_wait(lkst_buffer_rb(buf), r->cpu, 0, lkst_raw_done, r);
 		if (ret)
 			return ret;
 	}
@@ -202,7 +202,7 @@ static __poll_t lkst_raw_poll(struct file *filp, poll_table *pt)
 	__poll_t mask;
 
 	/* Queued first: a wake-up after the checks below is not lost. */
-	mask = ring_buffer_poll_wait(r->buf->rb, r->cpu, filp, pt, 0);
+	mask = ring_buffer_poll_wait(lkst_buffer_rb(r->buf), r->cpu, filp, pt, 0);
 	/* End of file is readable too. */
 	if (READ_ONCE(r->read) < r->size || lkst_raw_done(r))
 		mask |= EPOLLIN | EPOLLRDNORM;
@@ -222,7 +222,7 @@ static int lkst_raw_flush(struct file *filp, fl_owner_t id)
 	if (id != r->owner)
 		return 0;
 	WRITE_ONCE(r->closed, true);
-	ring_buffer_wake_waiters(r->buf->rb, r->cpu);
+	ring_buffer_wake_waiters(lkst_buffer_rb(r->buf), r->cpu);
 	return 0;
 }
 
@@ -363,7 +363,7 @@ static void lkst_trace_stop(struct seq_file *m, void *v)
 {
 }
 
-static void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
+void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
 {
 	const char *text = (const char *)args;
 	int i;
@@ -390,11 +390,9 @@ static void __lkst_record_print(struct seq_buf *s,
 				bool dyn)
 {
 	const struct lkst_event_desc *d = NULL;
-	static const char states[] = "RSDTtXZPI";
 	char ctx = '.';
 	u64 sec = ts;
 	u32 nsec;
-	int i;
 
 	/* A dynamic event's description, see lkst_event_desc() */
 	guard(rcu)();
@@ -416,41 +414,7 @@ static void __lkst_record_print(struct seq_buf *s,
 			       rec->arg[3]);
 		return;
 	}
-	for (i = 0; i < LKST_NR_ARGS; i++) {
-		u64 a = rec->arg[i];
-
-		switch (d->argfmt[i]) {
-		case 'd':
-			seq_buf_printf(s, " %s=%lld", d->args[i], (s64)a);
-			break;
-		case 'u':
-			seq_buf_printf(s, " %s=%llu", d->args[i], a);
-			break;
-		case 'x':
-			seq_buf_printf(s, " %s=0x%llx", d->args[i], a);
-			break;
-		case 'p':
-			seq_buf_printf(s, " %s=%ps", d->args[i],
-				       (void *)(unsigned long)a);
-			break;
-		case 'P':
-			seq_buf_printf(s, " %s=%p", d->args[i],
-				       (void *)(unsigned long)a);
-			break;
-		case 'S':
-			seq_buf_printf(s, " %s=%c", d->args[i],
-				       a < sizeof(states) - 1 ? states[a] : '?');
-			break;
-		case 's':
-			seq_buf_printf(s, " %s=\"", d->args[i]);
-			lkst_print_text(s, &rec->arg[i], LKST_NR_ARGS - i);
-			seq_buf_putc(s, '"');
-			i = LKST_NR_ARGS;
-			break;
-		}
-	}
-	if (rec->handler != LKST_HANDLER_DEFAULT)
-		seq_buf_printf(s, " handler=%u", rec->handler);
+	lkst_record_print_args(s, d, rec);
 	seq_buf_putc(s, '\n');
 }
 
@@ -524,9 +488,9 @@ static int lkst_trace_open(struct inode *inode, struct file *filp)
 	ti->buf = buf;
 	/* NULL for CPUs the ring buffer has not set up (never online) */
 	for_each_possible_cpu(cpu)
-		ti->it[cpu] = ring_buffer_read_start(buf->rb, cpu, GFP_KERNEL);
+		ti->it[cpu] = ring_buffer_read_start(lkst_buffer_rb(buf), cpu, GFP_KERNEL);
 	/* Another boot's clock: all of it */
-	ti->end = buf->last_boot ? U64_MAX : ring_buffer_time_stamp(buf->rb);
+	ti->end = buf->last_boot ? U64_MAX : ring_buffer_time_stamp(lkst_buffer_rb(buf));
 
 	ret = seq_open(filp, &lkst_trace_seq_ops);
 	if (ret) {
@@ -625,7 +589,7 @@ static ssize_t lkst_size_read(struct file *filp, char __user *ubuf,
 	char tmp[24];
 	int len;
 
-	len = snprintf(tmp, sizeof(tmp), "%lu\n", READ_ONCE(buf->size_kb));
+	len = snprintf(tmp, sizeof(tmp), "%lu\n", lkst_buffer_size_kb(buf));
 	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
 }
 
@@ -677,7 +641,7 @@ static ssize_t lkst_overwrite_read(struct file *filp, char __user *ubuf,
 {
 	struct lkst_buffer *buf = filp->private_data;
 
-	return lkst_bool_read(filp, ubuf, cnt, ppos, READ_ONCE(buf->overwrite));
+	return lkst_bool_read(filp, ubuf, cnt, ppos, lkst_buffer_overwrite(buf));
 }
 
 static ssize_t lkst_overwrite_write(struct file *filp, const char __user *ubuf,
@@ -706,7 +670,7 @@ static ssize_t lkst_on_read(struct file *filp, char __user *ubuf,
 {
 	struct lkst_buffer *buf = filp->private_data;
 
-	return lkst_bool_read(filp, ubuf, cnt, ppos, READ_ONCE(buf->on));
+	return lkst_bool_read(filp, ubuf, cnt, ppos, lkst_buffer_is_on(buf));
 }
 
 static ssize_t lkst_on_write(struct file *filp, const char __user *ubuf,

@@ -797,14 +797,18 @@ static const struct {
 	size_t		offset;
 	size_t		size;
 } lkst_format_fields[] = {
+	{ "u16 type", offsetof(struct lkst_record, type),
+	  sizeof_field(struct lkst_record, type) },
+	{ "u8 flags", offsetof(struct lkst_record, flags),
+	  sizeof_field(struct lkst_record, flags) },
+	{ "u8 preempt_count", offsetof(struct lkst_record, preempt_count),
+	  sizeof_field(struct lkst_record, preempt_count) },
+	{ "u32 pid", offsetof(struct lkst_record, pid),
+	  sizeof_field(struct lkst_record, pid) },
 	{ "u16 event", offsetof(struct lkst_record, event),
 	  sizeof_field(struct lkst_record, event) },
 	{ "u8 handler", offsetof(struct lkst_record, handler),
 	  sizeof_field(struct lkst_record, handler) },
-	{ "u8 flags", offsetof(struct lkst_record, flags),
-	  sizeof_field(struct lkst_record, flags) },
-	{ "u32 pid", offsetof(struct lkst_record, pid),
-	  sizeof_field(struct lkst_record, pid) },
 	{ "u64 arg[" __stringify(LKST_NR_ARGS) "]", offsetof(struct lkst_record, arg),
 	  sizeof_field(struct lkst_record, arg) },
 };
@@ -821,7 +825,7 @@ void lkst_format_print(struct seq_buf *s)
 			       lkst_format_fields[i].offset,
 			       lkst_format_fields[i].size);
 	seq_buf_puts(s,
-		     "\nprint fmt: \"event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
+		     "\nprint fmt: \"type=%u event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->type, REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_format_print);
 

@@ -336,7 +336,9 @@ static int __init lkst_init(void)
 	struct lkst_maskset *ms;
 	int ret;
 
-	ret = lkst_buffers_init();
+	ret = lkst_tevents_init();
+	if (!ret)
+		ret = lkst_buffers_init();
 	if (!ret)
 		ret = lkst_masksets_init();
 	if (ret) {

@@ -207,7 +207,7 @@ static void lkst_dump(const char *why)
 	/* Keeps lkst_dump_suspend() from freeing the iterators meanwhile. */
 	local_irq_save(flags);
 	/* What the console shows is what stays in the buffer. */
-	WRITE_ONCE(buf->on, false);
+	tracer_tracing_off(buf->tr);
 	di = READ_ONCE(lkst_dump_its);
 	pr_emerg("lkst: dump on %s: the last %u records of each CPU of the default buffer\n",
 		 why, nr);

@@ -169,16 +169,14 @@ static nokprobe_inline u64 lkst_dyn_fetch(struct probe_arg *arg,
  * the probe is not optimized; kprobes' flags cannot tell, as they change
  * ahead of the code (the optimizer runs some jiffies later).
  */
-static nokprobe_inline u8 lkst_dyn_context(struct lkst_dynevent *ev)
+static nokprobe_inline unsigned long lkst_dyn_pc_sub(struct lkst_dynevent *ev)
 {
-	unsigned long pc = preempt_count();
-
 #ifdef CONFIG_X86
-	if ((pc & NMI_MASK) && !ev->is_return &&
+	if ((preempt_count() & NMI_MASK) && !ev->is_return &&
 	    *(u8 *)ev->rp.kp.addr == INT3_INSN_OPCODE)
-		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+		return NMI_OFFSET + HARDIRQ_OFFSET;
 #endif
-	return lkst_context_of(pc);
+	return 0;
 }
 
 /*
@@ -203,7 +201,7 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 					    struct pt_regs *regs, void *edata)
 {
 	const struct lkst_table_entry *e;
-	u8 ctx = lkst_dyn_context(ev);
+	unsigned long pc_sub = lkst_dyn_pc_sub(ev);
 	unsigned int id = ev->desc.id;
 	u64 a[LKST_NR_ARGS] = { };
 	const struct lkst_table *t;
@@ -211,7 +209,8 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	unsigned int i;
 
 	if (static_branch_unlikely(&lkst_notrace_key) &&
-	    this_cpu_read(lkst_notrace_cpu) && !ctx)
+	    this_cpu_read(lkst_notrace_cpu) &&
+	    !lkst_ctx_in_irq(lkst_trace_ctx(preempt_count() - pc_sub)))
 		return;
 	t = rcu_dereference_sched(lkst_cur_table);
 	if (unlikely(!t))
@@ -228,7 +227,7 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 				      LKST_NR_ARGS - i);
 	if (likely(h == &lkst_handler_default))
 		__lkst_record4_ctx(e->buf, id, LKST_HANDLER_DEFAULT, current->pid,
-				   a[0], a[1], a[2], a[3], ctx);
+				   a[0], a[1], a[2], a[3], pc_sub);
 	else
 		lkst_call_handler(h, e->buf, id, current->pid, a[0], a[1],
 				  a[2], a[3]);
@@ -345,6 +344,10 @@ static bool lkst_dyn_name_valid(const char *name)
 }
 
 /* How the trace file prints an argument of this fetch type */
+static const char * const lkst_dyn_field_names[] = {
+	"event", "handler", "__reserved", "__pad",
+};
+
 static char lkst_dyn_argfmt(const struct fetch_type *t)
 {
 	if (t->is_string)
@@ -402,6 +405,16 @@ static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
 				ret = -ENOMEM;
 				break;
 			}
+		}
+		/* The record's own fields in events/lkst/NAME/format */
+		if (match_string(lkst_dyn_field_names,
+				 ARRAY_SIZE(lkst_dyn_field_names),
+				 arg->name) >= 0 ||
+		    str_has_prefix(arg->name, "__unused")) {
+			lkst_dyn_err(cmd, argc, argv, i + 2,
+				     LKST_ERR_DYN_ARG_NAME);
+			ret = -EINVAL;
+			break;
 		}
 		for (j = 0; j < i; j++) {
 			if (!strcmp(arg->name, ev->tp.args[j].name)) {
@@ -624,6 +637,13 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 	ev->desc.name = ev->name;
 	ev->desc.argfmt = ev->argfmt;
 	ev->desc.hook = ev->symbol;
+	ret = lkst_tevent_add(&ev->desc);
+	if (ret) {
+		lkst_dyn_err(cmd, argc, argv, 0, ret == -EEXIST ?
+			     LKST_ERR_NAME_EXISTS : LKST_ERR_NO_MEMORY);
+		lkst_dyn_unregister(ev);
+		goto free;
+	}
 	rcu_assign_pointer(lkst_dyn[slot], ev);
 	__lkst_vmcore_events_update();
 	return 0;
@@ -638,6 +658,8 @@ static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 {
 	unsigned int id = ev->desc.id;
 
+	/* The callers checked that no file of events/lkst/NAME is open. */
+	WARN_ON_ONCE(lkst_tevent_remove(id));
 	__lkst_event_forget(id);
 	RCU_INIT_POINTER(lkst_dyn[id - LKST_EV_DYN_FIRST], NULL);
 	__lkst_vmcore_events_update();
@@ -664,7 +686,8 @@ static int __lkst_dyn_delete(const char *cmd, int argc, const char **argv)
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NO_SUCH_NAME);
 		return -ENOENT;
 	}
-	if (__lkst_masksets_use_event(ev->desc.id)) {
+	if (__lkst_masksets_use_event(ev->desc.id) ||
+	    lkst_tevent_busy(ev->desc.id)) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_IN_USE);
 		return -EBUSY;
 	}
@@ -760,7 +783,8 @@ int lkst_dynevent_remove_unused(void)
 					       lockdep_is_held(&lkst_mutex));
 		if (!ev)
 			continue;
-		if (__lkst_masksets_use_event(ev->desc.id))
+		if (__lkst_masksets_use_event(ev->desc.id) ||
+		    lkst_tevent_busy(ev->desc.id))
 			left++;
 		else
 			__lkst_dyn_remove(ev);

@@ -49,6 +49,7 @@
 #include <trace/events/net.h>
 #endif
 
+#include "../trace.h"
 #include "lkst_internal.h"
 
 /* Attached events, changed under lkst_mutex only. */
@@ -122,6 +123,60 @@ static void lkst_probe_signal_generate(void *data, int sig,
 }
 
 LKST_TP(signal_generate)
+
+/*
+ * trace-cmd and ftrace's trace file name a record's task from
+ * saved_cmdlines, which ftrace fills on every context switch and wakeup
+ * while its events record.  LKST keeps its switch cheaper: while a
+ * maskset records, it saves a comm where one begins (fork, exec), and
+ * those of the tasks that exist when a maskset starts recording.
+ */
+static void lkst_comm_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	trace_save_cmdline(child);
+}
+
+static void lkst_comm_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	trace_save_cmdline(p);
+}
+
+static bool lkst_comm_on;
+
+/**
+ * __lkst_save_comms - keep saved_cmdlines up to date while recording
+ * @on: a maskset that records is current
+ *
+ * Context: process context, under lkst_mutex.
+ */
+void __lkst_save_comms(bool on)
+{
+	struct task_struct *g, *t;
+
+	lockdep_assert_held(&lkst_mutex);
+	if (on && !lkst_comm_on) {
+		if (register_trace_sched_process_fork(lkst_comm_fork, NULL))
+			return;
+		if (register_trace_sched_process_exec(lkst_comm_exec, NULL)) {
+			unregister_trace_sched_process_fork(lkst_comm_fork, NULL);
+			return;
+		}
+		lkst_comm_on = true;
+		/* newest last: saved_cmdlines keeps the last 128 by default */
+		scoped_guard(rcu) {
+			for_each_process_thread(g, t) {
+				guard(preempt)();
+				trace_save_cmdline(t);
+			}
+		}
+	} else if (!on && lkst_comm_on) {
+		unregister_trace_sched_process_exec(lkst_comm_exec, NULL);
+		unregister_trace_sched_process_fork(lkst_comm_fork, NULL);
+		lkst_comm_on = false;
+	}
+}
 
 static void lkst_probe_sched_process_fork(void *data,
 					  struct task_struct *parent,

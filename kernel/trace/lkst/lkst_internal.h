@@ -27,6 +27,8 @@
 #include <linux/string.h>
 #include <linux/utsname.h>
 
+#include "../trace.h"
+
 #define LKST_NAME_MAX		32	/* including the NUL */
 #define LKST_LINE_MAX		128	/* of a maskset table */
 #define LKST_NAME_CHARS		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
@@ -79,6 +81,7 @@ int __lkst_events_attach(const unsigned long *need);
 void __lkst_events_detach_unneeded(const unsigned long *need);
 bool __lkst_event_attached(unsigned int id);
 void lkst_events_print(struct seq_buf *s);
+void __lkst_save_comms(bool on);
 
 const struct lkst_event_desc *lkst_event_next(const struct lkst_event_desc *d);
 void __lkst_event_forget(unsigned int id);
@@ -127,43 +130,66 @@ struct lkst_buffer_cpu {
 	local_t			lost;
 };
 
+/*
+ * An LKST buffer is a trace instance: "lkst" for the default buffer,
+ * "lkst.NAME" for user buffer NAME.  Its ring buffer, size, overwrite
+ * mode and tracing_on are the instance's; LKST adds the name masksets
+ * use, the pinning by masksets and open files, and its half of the
+ * accounting.  The buffer of lkst/last_boot/ is the exception: a ring
+ * buffer in the previous boot's memory, with no instance (@tr is NULL).
+ */
 struct lkst_buffer {
 	struct list_head	list;		/* on lkst_buffers */
 	char			name[LKST_NAME_MAX];
-	struct trace_buffer	*rb;
+	struct trace_array	*tr;		/* the instance, pinned */
+	struct trace_buffer	*rb;		/* last_boot only */
 	struct lkst_buffer_cpu __percpu *cpu;
 	struct kref		kref;		/* open files, lkst_buffer_get() */
 	unsigned int		users;		/* table entries, under lkst_mutex */
-	bool			on;		/* tracing_on */
-	bool			overwrite;
 	bool			removed;	/* set under lkst_mutex */
 	bool			last_boot;	/* lkst/last_boot/: read only */
 	bool			persistent;	/* in reserve_mem: fixed size */
-	unsigned long		size_kb;	/* per CPU, under resize_lock */
-	/* resizes take long: not under lkst_mutex, which opens need */
-	struct mutex		resize_lock;
+	/* the last size LKST set, and the instance's entries that gave */
+	unsigned long		size_kb;
+	unsigned long		size_entries;
+	struct mutex		resize_lock;	/* of the two */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
 
 /*
- * The context of a record: at most one LKST_RECORD_* bit, the innermost
- * one (an NMI is also counted as a hard interrupt by preempt_count).
- * One read of preempt_count(); task context, the common case, is one test.
+ * ftrace's type of each LKST event, by LKST ID: the common_type of its
+ * records (lkst_tevent.c).  0 while the event is not registered.
  */
-static __always_inline u8 lkst_context_of(unsigned long pc)
+extern u16 lkst_event_type[LKST_NR_IDS];
+
+/*
+ * common_flags of a record, the context bits ftrace's tracing_gen_ctx_dec()
+ * sets from preempt_count(): NMI, hard interrupt, softirq, bottom halves
+ * off.  Not recorded, to keep the record within its cost: the
+ * interrupts-off and need-resched bits and the preempt and
+ * migrate-disable depths (common_preempt_count is 0).  Task context, the
+ * common case, is one test.
+ */
+static __always_inline u8 lkst_trace_ctx(unsigned long pc)
 {
-	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
+	u8 flags = 0;
+
+	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))))
 		return 0;
 	if (pc & NMI_MASK)
-		return LKST_RECORD_NMI;
+		flags |= TRACE_FLAG_NMI;
 	if (pc & HARDIRQ_MASK)
-		return LKST_RECORD_HARDIRQ;
-	return LKST_RECORD_SOFTIRQ;
+		flags |= TRACE_FLAG_HARDIRQ;
+	if (pc & SOFTIRQ_OFFSET)
+		flags |= TRACE_FLAG_SOFTIRQ;
+	if ((pc & SOFTIRQ_MASK) >> (SOFTIRQ_SHIFT + 1))
+		flags |= TRACE_FLAG_BH_OFF;
+	return flags;
 }
 
-static __always_inline u8 lkst_record_context(void)
+static __always_inline bool lkst_ctx_in_irq(u8 ctx)
 {
-	return lkst_context_of(preempt_count());
+	return ctx & (TRACE_FLAG_NMI | TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ);
 }
 
 /*
@@ -172,37 +198,77 @@ static __always_inline u8 lkst_record_context(void)
  * the ring buffer and filled in place, as ftrace's events are: no copy on
  * the stack, no memcpy().  See lkst_record() for the return values.
  */
+static_assert(sizeof(struct lkst_record) == 48);
+static_assert(offsetof(struct lkst_record, event) == 8);
+static_assert(offsetof(struct lkst_record, arg) == 16);
+
+/*
+ * The first 16 bytes of a record: ftrace's common fields, then event,
+ * handler and the reserved bytes.  Two stores where the byte order
+ * allows, the second a constant in the probes.
+ */
+static __always_inline void lkst_record_head(struct lkst_record *rec, u16 type,
+					     u8 ctx, pid_t pid, u16 event,
+					     u8 handler)
+{
+#ifdef __LITTLE_ENDIAN
+	u64 *w = (u64 *)rec;
+
+	w[0] = type | (u64)ctx << 16 | (u64)(u32)pid << 32;
+	w[1] = event | (u64)handler << 16;
+#else
+	rec->type = type;
+	rec->flags = ctx;
+	rec->preempt_count = 0;
+	rec->pid = pid;
+	rec->event = event;
+	rec->handler = handler;
+	rec->__reserved = 0;
+	rec->__pad = 0;
+#endif
+}
+
+/*
+ * @pc_sub: what to take off preempt_count() for the context of the code
+ * the event is about (a kprobe's int3 handler runs as an NMI); the
+ * context is read after the reserve, so that it is not kept across it.
+ */
 static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 					      unsigned int event, u8 handler,
 					      pid_t pid, u64 a0, u64 a1,
-					      u64 a2, u64 a3, u8 ctx)
+					      u64 a2, u64 a3,
+					      unsigned long pc_sub)
 {
 	struct ring_buffer_event *ev;
 	struct lkst_record *rec;
+	struct trace_buffer *rb;
 
-	if (unlikely(!READ_ONCE(buf->on)))
-		return -EAGAIN;
+	/* Read each time: the instance's snapshot swaps it. */
+	rb = READ_ONCE(buf->tr->array_buffer.buffer);
+	ev = ring_buffer_lock_reserve(rb, sizeof(struct lkst_record));
+	if (unlikely(!ev)) {
+		/* tracing_on is 0: not attempted, not counted */
+		if (READ_ONCE(buf->tr->buffer_disabled))
+			return -EAGAIN;
+		local_inc(this_cpu_ptr(&buf->cpu->written));
+		local_inc(this_cpu_ptr(&buf->cpu->lost));
+		return -ENOBUFS;
+	}
 	/*
 	 * Counted independently of the ring buffer, so that the accounting
 	 * identity checks the ring buffer's counters rather than defining
 	 * them (three instructions).
 	 */
 	local_inc(this_cpu_ptr(&buf->cpu->written));
-	ev = ring_buffer_lock_reserve(buf->rb, sizeof(*rec));
-	if (unlikely(!ev)) {
-		local_inc(this_cpu_ptr(&buf->cpu->lost));
-		return -ENOBUFS;
-	}
 	rec = ring_buffer_event_data(ev);
-	rec->event = event;
-	rec->handler = handler;
-	rec->flags = ctx;
-	rec->pid = pid;
+	lkst_record_head(rec, lkst_event_type[event],
+			 lkst_trace_ctx(preempt_count() - pc_sub), pid, event,
+			 handler);
 	rec->arg[0] = a0;
 	rec->arg[1] = a1;
 	rec->arg[2] = a2;
 	rec->arg[3] = a3;
-	ring_buffer_unlock_commit(buf->rb);
+	ring_buffer_unlock_commit(rb);
 	return 0;
 }
 
@@ -211,8 +277,7 @@ static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 					  pid_t pid, u64 a0, u64 a1, u64 a2,
 					  u64 a3)
 {
-	return __lkst_record4_ctx(buf, event, handler, pid, a0, a1, a2, a3,
-				  lkst_record_context());
+	return __lkst_record4_ctx(buf, event, handler, pid, a0, a1, a2, a3, 0);
 }
 
 static __always_inline int __lkst_record(struct lkst_buffer *buf,
@@ -237,6 +302,12 @@ int lkst_buffers_init(void);
 struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
+bool lkst_buffer_is_on(struct lkst_buffer *buf);
+bool lkst_buffer_overwrite(struct lkst_buffer *buf);
+unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf);
+const char *lkst_buffer_instance(struct lkst_buffer *buf);
+struct trace_array *lkst_instance_create(const char *name, unsigned long size,
+					 unsigned long start, unsigned long range);
 
 /* Per-CPU accounting: written == read + entries + overrun + lost */
 struct lkst_buffer_stats {
@@ -260,6 +331,15 @@ int __lkst_user_buffers_clear(void);
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
 void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
 		       int cpu, u64 ts);
+void lkst_print_text(struct seq_buf *s, const u64 *args, int n);
+
+/* lkst_tevent.c: the events in events/lkst */
+void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
+			    const struct lkst_record *rec);
+int lkst_tevent_add(const struct lkst_event_desc *d);
+bool lkst_tevent_busy(unsigned int id);
+int lkst_tevent_remove(unsigned int id);
+int lkst_tevents_init(void);
 
 /* lkst_maskset.c */
 
@@ -449,7 +529,7 @@ void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
 			   u32 active, u64 boot);
 bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 			char *why, size_t len);
-struct trace_buffer *lkst_persist_init(unsigned long *size_kb);
+struct trace_array *lkst_persist_init(void);
 void lkst_persist_info_print(struct seq_buf *s);
 int lkst_persist_create_files(struct dentry *top);
 

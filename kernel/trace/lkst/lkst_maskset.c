@@ -144,7 +144,7 @@ bool lkst_buffer_recording(struct lkst_buffer *buf)
 	bool ret = false;
 	unsigned int id;
 
-	if (!READ_ONCE(buf->on) || READ_ONCE(buf->removed))
+	if (!lkst_buffer_is_on(buf) || READ_ONCE(buf->removed))
 		return false;
 	/* Tables are freed after tracepoint_synchronize_unregister(). */
 	rcu_read_lock_sched();
@@ -244,6 +244,7 @@ int __lkst_maskset_set_current(struct lkst_maskset *ms)
 	lkst_switch_locked(ms);
 	raw_spin_unlock_irqrestore(&lkst_switch_lock, flags);
 	lkst_sync_probes();
+	__lkst_save_comms(!bitmap_empty(lkst_ms_table(ms)->used, LKST_NR_IDS));
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_set_current);
@@ -287,6 +288,8 @@ int __lkst_maskset_replace(struct lkst_maskset *ms, struct lkst_table *t)
 	raw_spin_unlock_irqrestore(&lkst_switch_lock, flags);
 
 	lkst_sync_probes();
+	if (READ_ONCE(lkst_cur_ms) == ms)
+		__lkst_save_comms(!bitmap_empty(t->used, LKST_NR_IDS));
 	/* Probes may run from idle under SRCU: synchronize_rcu() is not enough. */
 	tracepoint_synchronize_unregister();
 	__lkst_table_free(old);

@@ -276,18 +276,18 @@ lkst_persist_open_last(unsigned long addr, phys_addr_t half)
 
 /**
  * lkst_persist_init - attach the default buffer to reserved memory
- * @size_kb: set to the per-CPU size of the buffer returned
  *
  * Called once at boot, before the default buffer is created.
  *
- * Return: the ring buffer to use as the default buffer, or NULL to use
- * an ordinary one (no lkst.persist=, or it cannot be attached: the
- * reason is in the kernel log and last_boot/info).
+ * Return: the instance "lkst" in this boot's half, to use as the default
+ * buffer, or NULL to use an ordinary one (no lkst.persist=, or it cannot
+ * be attached: the reason is in the kernel log and last_boot/info).
  */
-struct trace_buffer *__init lkst_persist_init(unsigned long *size_kb)
+struct trace_array *__init lkst_persist_init(void)
 {
 	struct lkst_persist_hdr *hdr;
-	struct trace_buffer *rb = NULL, *last = NULL;
+	struct trace_buffer *last = NULL;
+	struct trace_array *tr = NULL;
 	phys_addr_t start, size, half;
 	unsigned long base;
 	u64 boot = 1;
@@ -334,10 +334,11 @@ struct trace_buffer *__init lkst_persist_init(unsigned long *size_kb)
 		last = lkst_persist_open_last(base + hdr->active * half, half);
 	}
 
-	rb = ring_buffer_alloc_range(0, RB_FL_OVERWRITE, 0,
-				     base + active * half, half);
-	if (!rb) {
-		lkst_persist_set_reason("out of memory");
+	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base + active * half,
+				  half);
+	if (IS_ERR(tr)) {
+		tr = NULL;
+		lkst_persist_set_reason("cannot create the instance lkst");
 		if (last)
 			ring_buffer_free(last);
 		last = NULL;
@@ -345,8 +346,13 @@ struct trace_buffer *__init lkst_persist_init(unsigned long *size_kb)
 		memunmap(hdr);
 		goto out;
 	}
-	/* Two boots old, or never used */
-	ring_buffer_reset(rb);
+	/*
+	 * Two boots old, or never used: what update_last_data() does when
+	 * ftrace starts to use a boot instance.
+	 */
+	ring_buffer_reset(tr->array_buffer.buffer);
+	tr->text_delta = 0;
+	tr->data_delta = 0;
 	lkst_persist_hdr_init(hdr, size, active, boot);
 	WRITE_ONCE(lkst_persist_hdr, hdr);
 	lkst_last.attached = true;
@@ -354,9 +360,9 @@ struct trace_buffer *__init lkst_persist_init(unsigned long *size_kb)
 	atomic_notifier_chain_register(&panic_notifier_list,
 				       &lkst_persist_panic_nb);
 	register_reboot_notifier(&lkst_persist_reboot_nb);
-	*size_kb = ring_buffer_size(rb, 0) >> 10;
 	pr_info("default buffer in reserve_mem %s (%pa bytes at %pa): %lu KiB per CPU, boot %llu\n",
-		lkst_persist_label, &size, &start, *size_kb, boot);
+		lkst_persist_label, &size, &start,
+		ring_buffer_size(tr->array_buffer.buffer, 0) >> 10, boot);
 out:
 	/* last_boot/ has its files also when empty: they read nothing */
 	if (!last)
@@ -375,7 +381,7 @@ out:
 			lkst_last.records, lkst_last.prev.release);
 	else
 		pr_info("last_boot: empty: %s\n", lkst_last.reason);
-	return lkst_last.attached ? rb : NULL;
+	return lkst_last.attached ? tr : NULL;
 }
 
 static const char *lkst_persist_ended_str(void)

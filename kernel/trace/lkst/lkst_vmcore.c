@@ -62,7 +62,7 @@ void __lkst_vmcore_update(void)
 		if (n == LKST_VMCORE_MAX_BUFFERS)
 			break;
 		strscpy(lkst_vmcore.buf[n].name, buf->name);
-		WRITE_ONCE(lkst_vmcore.buf[n].rb, (unsigned long)buf->rb);
+		WRITE_ONCE(lkst_vmcore.buf[n].rb, (unsigned long)lkst_buffer_rb(buf));
 		n++;
 	}
 	WRITE_ONCE(lkst_vmcore.nr_buffers, n);

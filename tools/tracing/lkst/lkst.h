@@ -35,9 +35,14 @@ struct lkst_event {
 	uint32_t	pid;
 	uint16_t	id;
 	uint8_t		cpu;
-	uint8_t		flags;
+	uint8_t		flags;		/* LKST_CTX_* */
 	uint32_t	seq;		/* position in its CPU's stream */
 };
+
+/* struct lkst_event.flags: the context the event was recorded in */
+#define LKST_CTX_HARDIRQ	0x01
+#define LKST_CTX_SOFTIRQ	0x02
+#define LKST_CTX_NMI		0x04
 
 struct lkst_evdesc {
 	char		*name;

@@ -166,9 +166,11 @@ static void lkst_print_event(FILE *f, const struct lkst_trace *t,
 		else
 			fprintf(f, "%lld", (long long)v);
 	}
-	if (e->flags & 0x07)
-		fprintf(f, " ctx=%s%s%s", e->flags & 1 ? "hardirq" : "",
-			e->flags & 2 ? "softirq" : "", e->flags & 4 ? "nmi" : "");
+	if (e->flags)
+		fprintf(f, " ctx=%s%s%s",
+			e->flags & LKST_CTX_HARDIRQ ? "hardirq" : "",
+			e->flags & LKST_CTX_SOFTIRQ ? "softirq" : "",
+			e->flags & LKST_CTX_NMI ? "nmi" : "");
 	fputc('\n', f);
 }
 

@@ -31,15 +31,40 @@
 /* kbuffer may read a few bytes past the commit: keep them in our buffer */
 #define PAGE_SLACK		64
 
+/* common_flags bits: TRACE_FLAG_* of include/linux/trace_events.h */
+#define TRACE_FLAG_HARDIRQ	0x08
+#define TRACE_FLAG_SOFTIRQ	0x10
+#define TRACE_FLAG_NMI		0x40
+
 struct lkst_decoder {
 	struct tep_handle	*tep;
 	struct kbuffer		*kbuf;
 	struct tep_format_field	*f_event, *f_flags, *f_pid, *f_arg;
 	unsigned int		rec_size;	/* bytes of struct lkst_record */
+	bool			ftrace_flags;	/* flags are common_flags (v2) */
 	unsigned int		page_size;	/* sub-buffer: header + data */
 	unsigned int		data_off;	/* of the data in a page */
 	unsigned char		*page;		/* page_size + PAGE_SLACK */
 };
+
+/*
+ * The context of a record as struct lkst_event keeps it: LKST_CTX_*, the
+ * innermost one.  A recording of a kernel before LKST's records became
+ * ftrace events has these bits in its flags field already.
+ */
+static unsigned int lkst_context(const struct lkst_decoder *d,
+				 unsigned long long flags)
+{
+	if (!d->ftrace_flags)
+		return flags & (LKST_CTX_HARDIRQ | LKST_CTX_SOFTIRQ | LKST_CTX_NMI);
+	if (flags & TRACE_FLAG_NMI)
+		return LKST_CTX_NMI;
+	if (flags & TRACE_FLAG_HARDIRQ)
+		return LKST_CTX_HARDIRQ;
+	if (flags & TRACE_FLAG_SOFTIRQ)
+		return LKST_CTX_SOFTIRQ;
+	return 0;
+}
 
 static const char * const lkst_known_names[LKST_K_NR] = {
 	[LKST_K_SWITCH]		= "PROCESS_CONTEXTSWITCH",
@@ -119,6 +144,8 @@ static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 		goto out;
 	}
 	d->rec_size = d->f_arg->offset + d->f_arg->size;
+	/* Since LKST's records are ftrace events, flags is common_flags */
+	d->ftrace_flags = !!tep_find_any_field(ev, "type");
 
 	/* the page header: u64 time stamp, then the commit, a long */
 	d->data_off = 8 + tep_get_header_page_size(d->tep);
@@ -251,7 +278,7 @@ static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
 			return false;
 		e.id = v;
 		tep_read_number_field(d->f_flags, rec, &v);
-		e.flags = v;
+		e.flags = lkst_context(d, v);
 		tep_read_number_field(d->f_pid, rec, &v);
 		e.pid = v;
 		for (i = 0; i < LKST_NR_ARGS; i++)
@@ -357,7 +384,7 @@ int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
 			if (tep_read_number_field(d.f_pid, rec, &v) ||
 			    tep_read_number_field(d.f_flags, rec, &flags))
 				continue;
-			if (v == pid && !flags)
+			if (v == pid && !lkst_context(&d, flags))
 				(*own)++;
 		}
 	}

@@ -9,6 +9,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
 
+#include "../../trace.h"
 #include "../lkst_internal.h"
 #include "lkst_kunit.h"
 
@@ -38,6 +39,26 @@ static void lkst_expect_written(struct kunit *test, struct lkst_buffer *buf,
 			    cpu, st.read, st.entries, st.overrun, st.lost);
 }
 
+/* common_flags from preempt_count(), as tracing_gen_ctx_dec() sets them */
+static void lkst_buffer_context_flags(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0), 0);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(PREEMPT_OFFSET * 3), 0);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_DISABLE_OFFSET), 0x80);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET), 0x10);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET +
+					     SOFTIRQ_DISABLE_OFFSET), 0x90);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET), 0x08);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET + SOFTIRQ_OFFSET),
+			0x18);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(NMI_OFFSET + HARDIRQ_OFFSET), 0x48);
+	/* the bits are ftrace's */
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_NMI, LKST_RECORD_NMI);
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_HARDIRQ, LKST_RECORD_HARDIRQ);
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_SOFTIRQ, LKST_RECORD_SOFTIRQ);
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_BH_OFF, LKST_RECORD_BH_OFF);
+}
+
 static void lkst_buffer_round_trip(struct kunit *test)
 {
 	const u64 args[LKST_NR_ARGS] = {
@@ -58,10 +79,16 @@ static void lkst_buffer_round_trip(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ev);
 	KUNIT_EXPECT_GE(test, ring_buffer_event_length(ev), sizeof(*rec));
 	rec = ring_buffer_event_data(ev);
+	/* ftrace's header: the event's type, task context */
+	KUNIT_EXPECT_NE(test, lkst_event_type[LKST_EV_PROCESS_EXIT], 0);
+	KUNIT_EXPECT_EQ(test, rec->type, lkst_event_type[LKST_EV_PROCESS_EXIT]);
+	KUNIT_EXPECT_EQ(test, rec->flags, 0);
+	KUNIT_EXPECT_EQ(test, rec->preempt_count, 0);
+	KUNIT_EXPECT_EQ(test, rec->pid, 4321);
 	KUNIT_EXPECT_EQ(test, rec->event, LKST_EV_PROCESS_EXIT);
 	KUNIT_EXPECT_EQ(test, rec->handler, 7);
-	KUNIT_EXPECT_EQ(test, rec->flags, 0);	/* task context */
-	KUNIT_EXPECT_EQ(test, rec->pid, 4321);
+	KUNIT_EXPECT_EQ(test, rec->__reserved, 0);
+	KUNIT_EXPECT_EQ(test, rec->__pad, 0);
 	KUNIT_EXPECT_EQ(test, rec->arg[0], args[0]);
 	KUNIT_EXPECT_EQ(test, rec->arg[1], args[1]);
 	KUNIT_EXPECT_EQ(test, rec->arg[2], args[2]);
@@ -223,7 +250,7 @@ static void lkst_buffer_resize_under_writes(struct kunit *test)
 	}
 	wait_for_completion(&w.done);
 
-	KUNIT_EXPECT_EQ(test, buf->size_kb, 8);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_size_kb(buf), 8);
 	for_each_possible_cpu(cpu) {
 		struct lkst_buffer_stats st;
 
@@ -274,7 +301,60 @@ static void lkst_buffer_names(struct kunit *test)
 			-EPERM);
 }
 
+/*
+ * A buffer is the instance lkst.NAME: its tracing_on, options/overwrite
+ * and buffer_size_kb are LKST's, and LKST holds it.  (test_buffers.sh
+ * checks the same through tracefs, and rmdir.)
+ */
+static void lkst_buffer_is_instance(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_inst");
+	struct trace_array *tr = buf->tr;
+
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	KUNIT_EXPECT_STREQ(test, tr->name, "lkst.kunit_inst");
+	KUNIT_EXPECT_STREQ(test, lkst_buffer_instance(buf), "lkst.kunit_inst");
+	KUNIT_EXPECT_STREQ(test, lkst_buffer_instance(lkst_buffer_default()),
+			   "lkst");
+	KUNIT_EXPECT_PTR_EQ(test, lkst_buffer_rb(buf), tr->array_buffer.buffer);
+	/* rmdir's test: the directory's reference and LKST's */
+	KUNIT_EXPECT_EQ(test, tr->ref, 2);
+
+	KUNIT_EXPECT_TRUE(test, lkst_buffer_is_on(buf));
+	KUNIT_EXPECT_EQ(test, lkst_buffer_set_on(buf, false), 0);
+	KUNIT_EXPECT_EQ(test, tr->buffer_disabled, 1);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_set_on(buf, true), 0);
+	KUNIT_EXPECT_EQ(test, tr->buffer_disabled, 0);
+
+	KUNIT_EXPECT_TRUE(test, tr->trace_flags & TRACE_ITER_OVERWRITE);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_set_overwrite(buf, false), 0);
+	KUNIT_EXPECT_FALSE(test, tr->trace_flags & TRACE_ITER_OVERWRITE);
+
+	KUNIT_EXPECT_EQ(test, lkst_buffer_size_kb(buf), LKST_BUF_MIN_KB);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, 16), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_size_kb(buf), 16);
+	KUNIT_EXPECT_EQ(test, per_cpu_ptr(tr->array_buffer.data,
+					  raw_smp_processor_id())->entries,
+			16 << 10);
+}
+
+/* A user's instance of the name is not adopted. */
+static void lkst_buffer_instance_taken(struct kunit *test)
+{
+	struct trace_array *tr = trace_array_get_by_name("lkst.kunit_taken",
+							 NULL);
+
+	KUNIT_ASSERT_NOT_NULL(test, tr);
+	scoped_guard(mutex, &lkst_mutex)
+		KUNIT_EXPECT_EQ(test,
+				PTR_ERR(__lkst_buffer_create("kunit_taken", 8)),
+				-EEXIST);
+	trace_array_put(tr);
+	KUNIT_EXPECT_EQ(test, trace_array_destroy(tr), 0);
+}
+
 static struct kunit_case lkst_buffer_test_cases[] = {
+	KUNIT_CASE(lkst_buffer_context_flags),
 	KUNIT_CASE(lkst_buffer_round_trip),
 	KUNIT_CASE(lkst_buffer_overwrite_keeps_newest),
 	KUNIT_CASE(lkst_buffer_stop_keeps_oldest),
@@ -283,6 +363,8 @@ static struct kunit_case lkst_buffer_test_cases[] = {
 	KUNIT_CASE_SLOW(lkst_buffer_resize_under_writes),
 	KUNIT_CASE(lkst_buffers_isolated),
 	KUNIT_CASE(lkst_buffer_names),
+	KUNIT_CASE(lkst_buffer_is_instance),
+	KUNIT_CASE(lkst_buffer_instance_taken),
 	{}
 };
 

@@ -91,7 +91,8 @@ test_RNOTHING_is_empty()
 
 test_format_describes_the_record_fields()
 {
-	for f in "u16 event" "u8 handler" "u8 flags" "u32 pid" "u64 arg[4]"; do
+	for f in "u16 type" "u8 flags" "u8 preempt_count" "u32 pid" \
+		 "u16 event" "u8 handler" "u64 arg[4]"; do
 		grep -qF "field:$f;" "$LKST/format" || { echo "# no $f"; return 1; }
 	done
 }

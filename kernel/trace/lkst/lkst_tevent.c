@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LKST's events as ftrace events: every LKST event, fixed or dynamic, is
+ * an event of the system "lkst" in events/ (of the top level and of every
+ * instance), with a format file that names its fields and says how to
+ * print it.  That is all a reader of ftrace's buffers needs: trace-cmd,
+ * KernelShark, libtraceevent and ftrace's own trace file read LKST's
+ * records as the events they are.
+ *
+ * The ID: line of the format is ftrace's type of the event, assigned at
+ * registration like every dynamic event's (register_trace_event() gives
+ * fixed numbers only below __TRACE_LAST_TYPE, and LKST's IDs 1..241 would
+ * collide with ftrace's own types).  Records carry it as common_type; the
+ * stable LKST event ID stays in the record as the field "event".
+ *
+ * The events have no enable, filter or trigger files
+ * (TRACE_EVENT_FL_IGNORE_ENABLE, as ftrace's own events in events/ftrace
+ * have): what records an LKST event, and where to, is the current
+ * maskset's to say, not set_event's.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/seq_buf.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+
+#include "../trace.h"
+#include "lkst_internal.h"
+
+/* The fields after struct trace_entry: event, handler, 2 reserved, args */
+#define LKST_TEVENT_FIELDS	(4 + LKST_NR_ARGS + 1)
+#define LKST_PRINT_FMT_MAX	512
+
+struct lkst_tevent {
+	struct trace_event_class	class;
+	struct trace_event_call		call;
+	const struct lkst_event_desc	*desc;
+	char				*print_fmt;
+	char				unused[LKST_NR_ARGS][12];
+	struct trace_event_fields	fields[LKST_TEVENT_FIELDS];
+};
+
+u16 lkst_event_type[LKST_NR_IDS] __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(lkst_event_type);
+
+/* Under event_mutex */
+static struct lkst_tevent *lkst_tevents[LKST_NR_IDS];
+
+static const char lkst_task_states[] = "RSDTtXZPI";
+
+/* The arguments as lkst/trace prints them, after the event's name */
+void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
+			    const struct lkst_record *rec)
+{
+	int i;
+
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		u64 a = rec->arg[i];
+
+		switch (d->argfmt[i]) {
+		case 'd':
+			seq_buf_printf(s, " %s=%lld", d->args[i], (s64)a);
+			break;
+		case 'u':
+			seq_buf_printf(s, " %s=%llu", d->args[i], a);
+			break;
+		case 'x':
+			seq_buf_printf(s, " %s=0x%llx", d->args[i], a);
+			break;
+		case 'p':
+			seq_buf_printf(s, " %s=%ps", d->args[i],
+				       (void *)(unsigned long)a);
+			break;
+		case 'P':
+			seq_buf_printf(s, " %s=%p", d->args[i],
+				       (void *)(unsigned long)a);
+			break;
+		case 'S':
+			seq_buf_printf(s, " %s=%c", d->args[i],
+				       a < sizeof(lkst_task_states) - 1 ?
+				       lkst_task_states[a] : '?');
+			break;
+		case 's':
+			seq_buf_printf(s, " %s=\"", d->args[i]);
+			lkst_print_text(s, &rec->arg[i], LKST_NR_ARGS - i);
+			seq_buf_putc(s, '"');
+			i = LKST_NR_ARGS;
+			break;
+		}
+	}
+	if (rec->handler != LKST_HANDLER_DEFAULT)
+		seq_buf_printf(s, " handler=%u", rec->handler);
+}
+
+/* instances/lkst/trace, trace_pipe and ftrace_dump() print with this */
+static enum print_line_t lkst_tevent_trace(struct trace_iterator *iter,
+					   int flags, struct trace_event *event)
+{
+	struct lkst_tevent *ev = container_of(event, struct lkst_tevent,
+					      call.event);
+	const struct lkst_record *rec = (const struct lkst_record *)iter->ent;
+
+	if (iter->ent_size < sizeof(*rec)) {
+		trace_seq_puts(&iter->seq, "<record too short>\n");
+		return trace_handle_return(&iter->seq);
+	}
+	trace_seq_printf(&iter->seq, "%s:", ev->desc->name);
+	lkst_record_print_args(&iter->seq.seq, ev->desc, rec);
+	trace_seq_putc(&iter->seq, '\n');
+	return trace_handle_return(&iter->seq);
+}
+
+static struct trace_event_functions lkst_tevent_funcs = {
+	.trace		= lkst_tevent_trace,
+};
+
+/* Nothing in ftrace enables an LKST event: masksets do. */
+static int lkst_tevent_reg(struct trace_event_call *call,
+			   enum trace_reg type, void *data)
+{
+	return -EOPNOTSUPP;
+}
+
+static void lkst_tevent_field(struct trace_event_fields *f, const char *type,
+			      const char *name, int size, bool is_signed,
+			      int filter_type, int len)
+{
+	struct trace_event_fields tmp = {
+		.type		= type,
+		.name		= name,
+		.size		= size,
+		.align		= min(size, 8),
+		.is_signed	= is_signed,
+		.filter_type	= filter_type,
+		.len		= len,
+	};
+
+	/* Its members are const: it is a template, filled in once. */
+	memcpy(f, &tmp, sizeof(tmp));
+}
+
+/* The fields, in the order and at the offsets of struct lkst_record */
+static void lkst_tevent_fields(struct lkst_tevent *ev)
+{
+	const struct lkst_event_desc *d = ev->desc;
+	struct trace_event_fields *f = ev->fields;
+	int i;
+
+	lkst_tevent_field(f++, "u16", "event", 2, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u8", "handler", 1, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u8", "__reserved", 1, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u32", "__pad", 4, false, FILTER_OTHER, 0);
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		char fmt = d->argfmt[i];
+
+		if (fmt == 's') {
+			int len = (LKST_NR_ARGS - i) * sizeof(u64);
+
+			lkst_tevent_field(f++, len == 24 ? "char[24]" :
+					  len == 16 ? "char[16]" :
+					  len == 8 ? "char[8]" : "char[32]",
+					  d->args[i], len, false,
+					  FILTER_STATIC_STRING, len);
+			/* char arrays align on 1: keep offset 16 + 8 * i */
+			break;
+		}
+		if (fmt == '-' || !fmt) {
+			snprintf(ev->unused[i], sizeof(ev->unused[i]),
+				 "__unused%d", i);
+			lkst_tevent_field(f++, "u64", ev->unused[i], 8, false,
+					  FILTER_OTHER, 0);
+			continue;
+		}
+		lkst_tevent_field(f++, fmt == 'd' ? "s64" : "u64", d->args[i],
+				  8, fmt == 'd', FILTER_OTHER, 0);
+	}
+	/* f is zeroed: the terminator */
+}
+
+/*
+ * The print fmt, for libtraceevent: the argument formats of lkst/trace,
+ * with %ps for a code address (trace.dat carries kallsyms), a task state
+ * as a letter, and text as a string.
+ */
+static char *lkst_tevent_print_fmt(const struct lkst_event_desc *d)
+{
+	char *fmt, *args;
+	struct seq_buf f, a;
+	int i;
+
+	fmt = kzalloc(LKST_PRINT_FMT_MAX, GFP_KERNEL);
+	args = kzalloc(LKST_PRINT_FMT_MAX, GFP_KERNEL);
+	if (!fmt || !args)
+		goto err;
+	seq_buf_init(&f, fmt, LKST_PRINT_FMT_MAX);
+	seq_buf_init(&a, args, LKST_PRINT_FMT_MAX);
+	seq_buf_putc(&f, '"');
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		const char *name = d->args[i];
+		const char *sep = seq_buf_used(&f) > 1 ? " " : "";
+
+		switch (d->argfmt[i]) {
+		case 'd':
+			seq_buf_printf(&f, "%s%s=%%lld", sep, name);
+			seq_buf_printf(&a, ", REC->%s", name);
+			break;
+		case 'u':
+			seq_buf_printf(&f, "%s%s=%%llu", sep, name);
+			seq_buf_printf(&a, ", REC->%s", name);
+			break;
+		case 'x':
+		case 'P':
+			seq_buf_printf(&f, "%s%s=0x%%llx", sep, name);
+			seq_buf_printf(&a, ", REC->%s", name);
+			break;
+		case 'p':
+			seq_buf_printf(&f, "%s%s=%%ps", sep, name);
+			seq_buf_printf(&a, ", (void *)REC->%s", name);
+			break;
+		case 'S':
+			seq_buf_printf(&f, "%s%s=%%s", sep, name);
+			seq_buf_printf(&a,
+				       ", __print_symbolic(REC->%s, { 0, \"R\" }, { 1, \"S\" }, { 2, \"D\" }, { 3, \"T\" }, { 4, \"t\" }, { 5, \"X\" }, { 6, \"Z\" }, { 7, \"P\" }, { 8, \"I\" })",
+				       name);
+			break;
+		case 's':
+			seq_buf_printf(&f, "%s%s=\\\"%%s\\\"", sep, name);
+			seq_buf_printf(&a, ", REC->%s", name);
+			i = LKST_NR_ARGS;
+			break;
+		}
+	}
+	seq_buf_putc(&f, '"');
+	seq_buf_puts(&f, args);
+	if (seq_buf_has_overflowed(&f) || seq_buf_has_overflowed(&a))
+		goto err;
+	kfree(args);
+	return fmt;
+err:
+	kfree(fmt);
+	kfree(args);
+	return NULL;
+}
+
+/**
+ * lkst_tevent_add - describe an LKST event in events/lkst
+ * @d: the event; must stay valid until lkst_tevent_remove()
+ *
+ * Context: process context; takes event_mutex.
+ * Return: 0, and lkst_event_type[@d->id] is the event's type; -EEXIST,
+ * -ENOMEM, -ENODEV (no type left).
+ */
+int lkst_tevent_add(const struct lkst_event_desc *d)
+{
+	struct lkst_tevent *ev;
+	int ret;
+
+	if (WARN_ON_ONCE(d->id >= LKST_NR_IDS))
+		return -EINVAL;
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	ev->desc = d;
+	ev->print_fmt = lkst_tevent_print_fmt(d);
+	if (!ev->print_fmt) {
+		kfree(ev);
+		return -ENOMEM;
+	}
+	lkst_tevent_fields(ev);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->class.system = "lkst";
+	ev->class.fields_array = ev->fields;
+	ev->class.reg = lkst_tevent_reg;
+	ev->call.class = &ev->class;
+	ev->call.name = (char *)d->name;
+	ev->call.print_fmt = ev->print_fmt;
+	ev->call.event.funcs = &lkst_tevent_funcs;
+	ev->call.flags = TRACE_EVENT_FL_IGNORE_ENABLE;
+	if (d->id >= LKST_EV_DYN_FIRST)
+		ev->call.flags |= TRACE_EVENT_FL_DYNAMIC;
+
+	guard(mutex)(&event_mutex);
+	if (lkst_tevents[d->id]) {
+		ret = -EEXIST;
+		goto err;
+	}
+	if (!register_trace_event(&ev->call.event)) {
+		ret = -ENODEV;
+		goto err;
+	}
+	ret = trace_add_event_call(&ev->call);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		goto err;
+	}
+	lkst_tevents[d->id] = ev;
+	WRITE_ONCE(lkst_event_type[d->id], ev->call.event.type);
+	return 0;
+err:
+	kfree(ev->print_fmt);
+	kfree(ev);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_add);
+
+/**
+ * lkst_tevent_busy - is events/lkst/NAME of a dynamic event in use?
+ * @id: the event's LKST ID
+ *
+ * An open format file holds the event, as it does a kprobe event's.
+ *
+ * Context: process context, under event_mutex or not.
+ */
+bool lkst_tevent_busy(unsigned int id)
+{
+	struct lkst_tevent *ev;
+
+	guard(mutex)(&event_mutex);
+	ev = id < LKST_NR_IDS ? lkst_tevents[id] : NULL;
+	return ev && trace_event_dyn_busy(&ev->call);
+}
+
+/**
+ * lkst_tevent_remove - take an event out of events/lkst
+ * @id: the event's LKST ID
+ *
+ * Records written afterwards carry type 0 until the ID is described
+ * again; records already written keep the old type, which ftrace may give
+ * to another event.
+ *
+ * Context: process context; takes event_mutex.
+ * Return: 0; -EBUSY while a file of the event is open.
+ */
+int lkst_tevent_remove(unsigned int id)
+{
+	struct lkst_tevent *ev;
+	int ret;
+
+	guard(mutex)(&event_mutex);
+	ev = id < LKST_NR_IDS ? lkst_tevents[id] : NULL;
+	if (!ev)
+		return 0;
+	if (trace_event_dyn_busy(&ev->call))
+		return -EBUSY;
+	ret = trace_remove_event_call(&ev->call);
+	if (ret)
+		return ret;
+	WRITE_ONCE(lkst_event_type[id], 0);
+	lkst_tevents[id] = NULL;
+	kfree(ev->print_fmt);
+	kfree(ev);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_remove);
+
+/**
+ * lkst_tevents_init - describe the fixed events at boot
+ *
+ * Before modules and before events defined on the command line, so that
+ * a kernel gives its fixed LKST events the same types on every boot.
+ *
+ * Return: 0 or the first error.
+ */
+int __init lkst_tevents_init(void)
+{
+	const struct lkst_event_desc *d;
+	int ret;
+
+	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
+		if (d->id >= LKST_EV_DYN_FIRST)
+			break;
+		ret = lkst_tevent_add(d);
+		if (ret) {
+			pr_err("cannot describe event %s: %d\n", d->name, ret);
+			return ret;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,237 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# LKST inside ftrace: its buffers are the trace instances lkst and
+# lkst.NAME, one state seen through lkst/ and instances/, pinned while
+# LKST uses them; its events are the system lkst of events/, whose format
+# IDs are the records' common_type; ftrace's own output prints them, and
+# Debian's trace-cmd reads them.
+
+. "$(dirname "$0")/lkst_lib.sh"
+
+lkst_require
+lkst_reset
+
+T=${LKST%/lkst}
+I=$T/instances/lkst
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"; rmdir "$T/instances/lkst.taken" 2> /dev/null' EXIT
+
+# rmdir's errno, as its message says it
+rmdir_err()
+{
+	rmdir "$1" 2>&1 | sed 's/.*: //'
+}
+
+test_the_default_buffer_is_the_instance_lkst()
+{
+	[ -d "$I" ] && [ -f "$I/per_cpu/cpu0/trace_pipe_raw" ] &&
+	expect rmdir "Device or resource busy" "$(rmdir_err "$I")" &&
+	[ -d "$I" ]
+}
+
+test_tracing_on_is_one_state_in_lkst_and_the_instance()
+{
+	echo 0 > "$LKST/tracing_on"
+	expect "instance tracing_on" 0 "$(cat "$I/tracing_on")" || return 1
+	echo 1 > "$I/tracing_on"
+	expect "lkst tracing_on" 1 "$(cat "$LKST/tracing_on")"
+}
+
+# What ftrace's buffer_size_kb reads after a write of $1: the data bytes
+# of the pages that hold $1 KiB (4080 of a 4096-byte page)
+rb_kb()
+{
+	echo $((($1 * 1024 + 4079) / 4080 * 4080 / 1024))
+}
+
+test_buffer_size_and_overwrite_are_the_instances()
+{
+	echo 64 > "$LKST/buffer_size_kb"
+	expect "lkst size" 64 "$(cat "$LKST/buffer_size_kb")" &&
+	expect "instance size" "$(rb_kb 64)" "$(cat "$I/buffer_size_kb")" ||
+		return 1
+	echo 128 > "$I/buffer_size_kb"
+	expect "lkst size" "$(rb_kb 128)" "$(cat "$LKST/buffer_size_kb")" ||
+		return 1
+	echo 0 > "$I/options/overwrite"
+	expect "lkst overwrite" 0 "$(cat "$LKST/overwrite")" || return 1
+	echo 1 > "$LKST/overwrite"
+	expect "instance overwrite" 1 "$(cat "$I/options/overwrite")"
+}
+
+# What the stats of both sides count of the same records
+test_the_instance_stats_count_lkst_records()
+{
+	echo 1 > "$LKST/clear"
+	echo RDEFAULT > "$LKST/maskset"
+	workload 2
+	echo 0 > "$LKST/tracing_on"
+	echo RNOTHING > "$LKST/maskset"
+	sleep 0.1
+	n=0
+	for f in "$I"/per_cpu/cpu*/stats; do
+		n=$((n + $(sed -n 's/^entries: //p' "$f")))
+	done
+	echo 1 > "$LKST/tracing_on"
+	[ "$n" -gt 0 ] && expect entries "$(stat_sum "$LKST" entries)" "$n"
+}
+
+test_a_user_buffer_is_the_instance_lkst_dot_NAME()
+{
+	lkst_w -a "$LKST/user_buffers" ib > /dev/null
+	[ -d "$T/instances/lkst.ib" ] &&
+	expect rmdir "Device or resource busy" \
+		"$(rmdir_err "$T/instances/lkst.ib")" &&
+	echo 16 > "$LKST/buffers/ib/buffer_size_kb" &&
+	expect size "$(rb_kb 16)" "$(cat "$T/instances/lkst.ib/buffer_size_kb")" &&
+	expect remove OK "$(lkst_w -a "$LKST/user_buffers" '!ib')" &&
+	[ ! -e "$T/instances/lkst.ib" ]
+}
+
+test_an_instance_a_user_made_is_not_taken_over()
+{
+	mkdir "$T/instances/lkst.taken" &&
+	expect create EEXIST "$(lkst_w -a "$LKST/user_buffers" taken)" &&
+	rmdir "$T/instances/lkst.taken"
+}
+
+test_every_event_has_a_format_in_events_lkst()
+{
+	n=0
+	while read -r id name rest; do
+		f=$T/events/lkst/$name/format
+		[ -f "$f" ] || { echo "# no $f"; return 1; }
+		grep -q "^ID: [1-9]" "$f" &&
+		grep -q "field:u16 event;	offset:8;	size:2;" "$f" &&
+		grep -q "field:u8 handler;	offset:10;	size:1;" "$f" &&
+		grep -q "offset:16;	size:" "$f" &&
+		grep -q '^print fmt: "' "$f" || { echo "# bad $f"; return 1; }
+		n=$((n + 1))
+	done < "$LKST/available_events"
+	[ "$n" -gt 30 ]
+}
+
+test_lkst_events_cannot_be_enabled_through_ftrace()
+{
+	[ ! -e "$T/events/lkst/SYSCALL_ENTRY/enable" ] &&
+	! grep -q '^lkst:' "$T/available_events"
+}
+
+test_a_code_address_is_printed_as_a_symbol()
+{
+	fmt='"timer=0x%llx func=%ps now=%llu", REC->timer, (void \*)REC->func'
+	grep -q "^print fmt: $fmt, REC->now\$" "$T/events/lkst/TIMER_RUN/format"
+}
+
+# The common_type of a record is the ID: line of its event's format.
+test_records_carry_their_events_type()
+{
+	echo 1 > "$LKST/clear"
+	echo RDEFAULT > "$LKST/maskset"
+	"$LKST_DIR/lkst_write" -l /dev/null x > /dev/null
+	echo RNOTHING > "$LKST/maskset"
+	id=$(sed -n 's/^ID: //p' "$T/events/lkst/SYSCALL_ENTRY/format")
+	grep -q "SYSCALL_ENTRY: nr=" "$I/trace" || {
+		echo "# no SYSCALL_ENTRY in instances/lkst/trace"; return 1; }
+	[ -n "$id" ] && [ "$id" -gt 0 ]
+}
+
+test_ftrace_prints_the_context_flags_of_an_irq_record()
+{
+	echo 1 > "$LKST/clear"
+	echo RDEFAULT > "$LKST/maskset"
+	workload 1
+	echo RNOTHING > "$LKST/maskset"
+	# irq-info columns: irqs-off, need-resched, hardirq/softirq, preempt
+	grep -Eq '\[[0-9]+\] [.d][.nNp]h[.0-9]. .* INT_HARDWARE_ENTRY: ' \
+		"$I/trace" ||
+	grep -Eq '\[[0-9]+\] [.d][.nNp][hHs][.0-9]. .* INT_SOFTIRQ_ENTRY: ' \
+		"$I/trace"
+}
+
+# Debian's trace-cmd, as a user runs it
+test_trace_cmd_reports_the_lkst_instance()
+{
+	command -v trace-cmd > /dev/null || return "$KSFT_SKIP"
+	echo 1 > "$LKST/clear"
+	echo RDEFAULT > "$LKST/maskset"
+	sleep 0.2
+	echo RNOTHING > "$LKST/maskset"
+	# as for any instance, extract turns tracing_on off
+	trace-cmd extract -B lkst -o "$TMP/f.dat" > "$TMP/extract.log" 2>&1 ||
+		{ sed 's/^/# /' "$TMP/extract.log"; return 1; }
+	expect "tracing_on after extract" 0 "$(cat "$LKST/tracing_on")" ||
+		return 1
+	echo 1 > "$LKST/tracing_on"
+	trace-cmd report -i "$TMP/f.dat" > "$TMP/report" 2> "$TMP/report.err" ||
+		{ sed 's/^/# /' "$TMP/report.err"; return 1; }
+	# clock_nanosleep (230) or nanosleep (35) of x86-64
+	grep -E ' sleep-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: SYSCALL_ENTRY: +nr=(230|35) ' \
+		"$TMP/report" > /dev/null || {
+		echo "# no nanosleep of sleep in the report:"
+		head -n 20 "$TMP/report" | sed 's/^/#   /'
+		return 1
+	}
+	grep -Eq 'PROCESS_CONTEXTSWITCH: +prev=[0-9]+ next=[0-9]+ state=[RSDTtXZPI] ' \
+		"$TMP/report" &&
+	! grep -qi 'error' "$TMP/report.err" &&
+	! grep -q 'UNKNOWN\|FAILED TO PARSE' "$TMP/report"
+}
+
+# A dynamic event is an event of events/lkst while it exists.
+test_a_dynamic_event_has_a_format_while_it_exists()
+{
+	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
+	D=$T/events/lkst/FTRACE_OPEN
+	expect define OK "$(lkst_w -a "$LKST/dynamic_events" \
+		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32 how=$arg3:x64')" &&
+	grep -q "^ID: [1-9]" "$D/format" &&
+	grep -q "field:s64 dfd;	offset:16;	size:8;	signed:1;" "$D/format" &&
+	grep -q "field:u64 how;	offset:24;	size:8;	signed:0;" "$D/format" &&
+	grep -q '^print fmt: "dfd=%lld how=0x%llx", REC->dfd, REC->how$' \
+		"$D/format" || { sed 's/^/# /' "$D/format"; return 1; }
+	# a format file open across the removal reads nothing more
+	exec 3< "$D/format"
+	r=$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN')
+	cat <&3 > /dev/null 2>&1
+	exec 3<&-
+	expect remove OK "$r" && [ ! -e "$D" ]
+}
+
+test_trace_cmd_reports_a_dynamic_event()
+{
+	command -v trace-cmd > /dev/null || return "$KSFT_SKIP"
+	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
+	lkst_w -a "$LKST/dynamic_events" \
+		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32' > /dev/null
+	lkst_w -a "$LKST/user_masksets" ftdyn > /dev/null
+	echo 'FTRACE_OPEN DEFAULT' > "$LKST/masksets/ftdyn"
+	echo 1 > "$LKST/clear"
+	echo ftdyn > "$LKST/maskset"
+	cat /dev/null
+	echo RNOTHING > "$LKST/maskset"
+	trace-cmd extract -B lkst -o "$TMP/d.dat" > /dev/null 2>&1
+	echo 1 > "$LKST/tracing_on"
+	trace-cmd report -i "$TMP/d.dat" > "$TMP/d.report" 2>&1
+	echo '#' > "$LKST/masksets/ftdyn"
+	lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN' > /dev/null
+	grep -Eq ' cat-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: FTRACE_OPEN: +dfd=-100$' \
+		"$TMP/d.report" || { head -n 5 "$TMP/d.report" | sed 's/^/# /'; return 1; }
+}
+
+lkst_run_tests \
+	test_the_default_buffer_is_the_instance_lkst \
+	test_tracing_on_is_one_state_in_lkst_and_the_instance \
+	test_buffer_size_and_overwrite_are_the_instances \
+	test_the_instance_stats_count_lkst_records \
+	test_a_user_buffer_is_the_instance_lkst_dot_NAME \
+	test_an_instance_a_user_made_is_not_taken_over \
+	test_every_event_has_a_format_in_events_lkst \
+	test_lkst_events_cannot_be_enabled_through_ftrace \
+	test_a_code_address_is_printed_as_a_symbol \
+	test_records_carry_their_events_type \
+	test_ftrace_prints_the_context_flags_of_an_irq_record \
+	test_trace_cmd_reports_the_lkst_instance \
+	test_a_dynamic_event_has_a_format_while_it_exists \
+	test_trace_cmd_reports_a_dynamic_event
