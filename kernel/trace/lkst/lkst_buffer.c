@@ -277,10 +277,20 @@ struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 	else
 		strscpy(iname, "lkst");
 	tr = trace_array_create_pinned(iname, size, start, range);
-	if (IS_ERR(tr))
+	if (IS_ERR(tr) || tr->trace_flags & TRACE_ITER_OVERWRITE)
 		return tr;
-	scoped_guard(mutex, &trace_types_lock)
-		set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
+	/*
+	 * A persistent (range) instance has no snapshot buffer, which
+	 * set_tracer_flag() would change too.
+	 */
+	scoped_guard(mutex, &trace_types_lock) {
+		tr->trace_flags |= TRACE_ITER_OVERWRITE;
+		ring_buffer_change_overwrite(tr->array_buffer.buffer, 1);
+#ifdef CONFIG_TRACER_MAX_TRACE
+		if (tr->max_buffer.buffer)
+			ring_buffer_change_overwrite(tr->max_buffer.buffer, 1);
+#endif
+	}
 	return tr;
 }
 
@@ -490,6 +500,9 @@ int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 	guard(mutex)(&lkst_mutex);
 	if (buf->removed || !buf->tr)
 		return -ENODEV;
+	/* set_tracer_flag() would change the snapshot buffer it lacks */
+	if (buf->persistent && !on)
+		return -EPERM;
 	guard(mutex)(&trace_types_lock);
 	return set_tracer_flag(buf->tr, TRACE_ITER_OVERWRITE, on);
 }
