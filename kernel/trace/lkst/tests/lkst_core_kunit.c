@@ -107,12 +107,15 @@ static void lkst_event_table_consistent(struct kunit *test)
 
 static void lkst_record_layout(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, sizeof(struct lkst_record), 40);
-	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, event), 0);
-	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, handler), 2);
-	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, flags), 3);
+	/* v2: struct trace_entry first */
+	KUNIT_EXPECT_EQ(test, sizeof(struct lkst_record), 48);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, type), 0);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, flags), 2);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, preempt_count), 3);
 	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, pid), 4);
-	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, arg), 8);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, event), 8);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, handler), 10);
+	KUNIT_EXPECT_EQ(test, offsetof(struct lkst_record, arg), 16);
 }
 
 /* A seq_buf over a test-managed page, the size a tracefs read starts with */
@@ -128,11 +131,13 @@ static void lkst_test_seq_buf(struct kunit *test, struct seq_buf *s)
 static void lkst_format_matches_layout(struct kunit *test)
 {
 	static const char * const fields[] = {
-		"\tfield:u16 event;\toffset:0;\tsize:2;\tsigned:0;\n",
-		"\tfield:u8 handler;\toffset:2;\tsize:1;\tsigned:0;\n",
-		"\tfield:u8 flags;\toffset:3;\tsize:1;\tsigned:0;\n",
+		"\tfield:u16 type;\toffset:0;\tsize:2;\tsigned:0;\n",
+		"\tfield:u8 flags;\toffset:2;\tsize:1;\tsigned:0;\n",
+		"\tfield:u8 preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n",
 		"\tfield:u32 pid;\toffset:4;\tsize:4;\tsigned:0;\n",
-		"\tfield:u64 arg[4];\toffset:8;\tsize:32;\tsigned:0;\n",
+		"\tfield:u16 event;\toffset:8;\tsize:2;\tsigned:0;\n",
+		"\tfield:u8 handler;\toffset:10;\tsize:1;\tsigned:0;\n",
+		"\tfield:u64 arg[4];\toffset:16;\tsize:32;\tsigned:0;\n",
 	};
 	struct seq_buf s;
 	const char *text;
