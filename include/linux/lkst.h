@@ -121,6 +121,7 @@ enum lkst_event_id {
  * lkst_record.flags: the context the event was recorded in, the bits
  * ftrace sets in common_flags (TRACE_FLAG_* in linux/trace_events.h).
  */
+#define LKST_RECORD_IRQS_NOSUPPORT 0x02	/* always: irqs-off is not recorded */
 #define LKST_RECORD_HARDIRQ	0x08
 #define LKST_RECORD_SOFTIRQ	0x10
 #define LKST_RECORD_NMI		0x40
@@ -136,7 +137,7 @@ enum lkst_event_id {
  * @event:	stable LKST event ID (enum lkst_event_id)
  * @handler:	ID of the handler that wrote the record
  * @__reserved:	0
- * @__pad:	0; keeps @arg 8-byte aligned
+ * @__pad:	0; puts @arg at offset 16
  * @arg:	event arguments, meaning per event (see available_events)
  *
  * 48 bytes, no padding. The first 8 bytes are ftrace's struct trace_entry,
@@ -148,7 +149,7 @@ struct lkst_record {
 	u16	type;
 	u8	flags;
 	u8	preempt_count;
-	s32	pid;
+	u32	pid;
 	u16	event;
 	u8	handler;
 	u8	__reserved;

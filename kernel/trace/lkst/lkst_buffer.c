@@ -131,13 +131,12 @@ EXPORT_SYMBOL_GPL(lkst_buffer_get);
 /* The instance goes with LKST's reference, unless a user holds a file. */
 static void lkst_instance_release(struct trace_array *tr)
 {
-	int ret;
+	char name[sizeof("lkst.") + LKST_NAME_MAX];
 
-	trace_array_put(tr);
-	ret = trace_array_destroy(tr);
-	if (ret)
-		pr_info("instance %s is in use (%d): it stays, unpinned\n",
-			tr->name, ret);
+	/* tr is ftrace's once released */
+	strscpy(name, tr->name);
+	if (trace_array_destroy_pinned(tr))
+		pr_info("instance %s is in use: it stays, unpinned\n", name);
 }
 
 static void lkst_buffer_release(struct kref *kref)
@@ -406,6 +405,40 @@ void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
 
+/*
+ * Clearing a buffer: from __lkst_clear_begin() on, writers fail to
+ * reserve and, seeing ->clearing, count nothing; after a grace period
+ * that waited for the writers that reserved before, __lkst_clear_end()
+ * resets the ring buffer and the counters together, so the accounting
+ * identity holds throughout.  The ring buffer is the one of the begin,
+ * should a snapshot swap the instance's meanwhile.
+ */
+static void __lkst_clear_begin(struct lkst_buffer *buf)
+{
+	WRITE_ONCE(buf->clearing, true);
+	buf->clear_rb = READ_ONCE(buf->tr->array_buffer.buffer);
+	ring_buffer_record_disable(buf->clear_rb);
+}
+
+static void __lkst_clear_end(struct lkst_buffer *buf, bool snapshot)
+{
+	int cpu;
+
+	ring_buffer_reset(buf->clear_rb);
+#ifdef CONFIG_TRACER_MAX_TRACE
+	if (snapshot && buf->tr->allocated_snapshot)
+		ring_buffer_reset(buf->tr->max_buffer.buffer);
+#endif
+	for_each_possible_cpu(cpu) {
+		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
+
+		local_set(&c->written, 0);
+		local_set(&c->lost, 0);
+	}
+	ring_buffer_record_enable(buf->clear_rb);
+	WRITE_ONCE(buf->clearing, false);
+}
+
 /**
  * lkst_buffer_clear - drop all records and zero the statistics
  * @buf: the buffer
@@ -418,33 +451,38 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
  */
 int lkst_buffer_clear(struct lkst_buffer *buf)
 {
-	struct trace_buffer *rb;
-	int cpu;
-
 	guard(mutex)(&lkst_mutex);
 	if (buf->removed || !buf->tr)
 		return -ENODEV;
-	/*
-	 * Writers that get past tracing_on from now on fail to reserve and
-	 * count the record as lost, which keeps the identity; wait for the
-	 * lkst_record() callers before (they run with preemption off).
-	 * trace_types_lock keeps a snapshot from swapping the buffer.
-	 */
-	guard(mutex)(&trace_types_lock);
-	rb = buf->tr->array_buffer.buffer;
-	ring_buffer_record_disable(rb);
+	__lkst_clear_begin(buf);
+	/* Wait for the writers that reserved before: preemption is off. */
 	tracepoint_synchronize_unregister();
-	ring_buffer_reset(rb);
-	for_each_possible_cpu(cpu) {
-		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
-
-		local_set(&c->written, 0);
-		local_set(&c->lost, 0);
-	}
-	ring_buffer_record_enable(rb);
+	__lkst_clear_end(buf, false);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_clear);
+
+/**
+ * __lkst_buffers_clear - drop the records of every buffer
+ *
+ * Records of a dynamic event that was removed carry a type that ftrace
+ * gives to the next event it registers, whose output would misread them:
+ * ftrace clears its buffers for the same reason (clear_trace).  The
+ * snapshot buffers go too.
+ *
+ * Context: process context, under lkst_mutex.
+ */
+void __lkst_buffers_clear(void)
+{
+	struct lkst_buffer *buf;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(buf, &lkst_buffers, list)
+		__lkst_clear_begin(buf);
+	tracepoint_synchronize_unregister();
+	list_for_each_entry(buf, &lkst_buffers, list)
+		__lkst_clear_end(buf, true);
+}
 
 /**
  * lkst_buffer_resize - change the per-CPU size, also while recording
@@ -509,20 +547,30 @@ int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_overwrite);
 
 /*
- * Pause or resume recording, as the instance's tracing_on does; records
- * attempted while off are not counted.
+ * Pause or resume recording, as a write to the instance's tracing_on does
+ * (rb_simple_write()); records attempted while off are not counted.
  */
 int lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
 {
+	struct trace_array *tr = buf->tr;
+
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed || !buf->tr)
+	if (buf->removed || !tr)
 		return -ENODEV;
-	if (on)
-		tracer_tracing_on(buf->tr);
-	else
-		tracer_tracing_off(buf->tr);
+	guard(mutex)(&trace_types_lock);
+	if (on == tracer_tracing_is_on(tr))
+		return 0;
+	if (on) {
+		tracer_tracing_on(tr);
+		if (tr->current_trace->start)
+			tr->current_trace->start(tr);
+	} else {
+		tracer_tracing_off(tr);
+		if (tr->current_trace->stop)
+			tr->current_trace->stop(tr);
+	}
 	/* Readers of an empty buffer that is off read end of file. */
-	ring_buffer_wake_waiters(lkst_buffer_rb(buf), RING_BUFFER_ALL_CPUS);
+	ring_buffer_wake_waiters(tr->array_buffer.buffer, RING_BUFFER_ALL_CPUS);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_on);

@@ -81,6 +81,7 @@ struct lkst_dump_iters *lkst_dump_iters_alloc(struct trace_buffer *rb)
 	di = kzalloc(struct_size(di, cpu, nr_cpu_ids), GFP_KERNEL);
 	if (!di)
 		return NULL;
+	di->rb = rb;
 	di->nr_cpus = nr_cpu_ids;
 	for_each_possible_cpu(cpu)
 		di->cpu[cpu].it = ring_buffer_read_start(rb, cpu, GFP_KERNEL);
@@ -201,6 +202,7 @@ static void lkst_dump(const char *why)
 	struct lkst_dump_iters *di;
 	unsigned long flags;
 	unsigned int lines;
+	bool swapped;
 
 	if (!nr || !buf || atomic_cmpxchg(&lkst_dump_done, 0, 1))
 		return;
@@ -209,13 +211,16 @@ static void lkst_dump(const char *why)
 	/* What the console shows is what stays in the buffer. */
 	tracer_tracing_off(buf->tr);
 	di = READ_ONCE(lkst_dump_its);
+	/* A snapshot of instances/lkst swapped the buffer under them */
+	swapped = di && di->rb != lkst_buffer_rb(buf);
 	pr_emerg("lkst: dump on %s: the last %u records of each CPU of the default buffer\n",
 		 why, nr);
 	pr_emerg("LKST dump begin\n");
-	lines = di ? lkst_dump_records(di, nr, lkst_dump_print, NULL) : 0;
+	lines = di && !swapped ? lkst_dump_records(di, nr, lkst_dump_print, NULL) : 0;
 	pr_emerg("LKST dump end\n");
 	pr_emerg("lkst: dump on %s: %u records%s\n", why, lines,
-		 di ? "" : " (the buffer was being resized)");
+		 !di ? " (the buffer was being resized)" :
+		 swapped ? " (a snapshot of instances/lkst swapped the buffer)" : "");
 	local_irq_restore(flags);
 }
 

@@ -53,6 +53,7 @@ struct lkst_dynevent {
 	unsigned long		offset;
 	bool			is_return;
 	bool			armed;
+	bool			recorded;	/* was armed: records may exist */
 	bool			has_string;	/* the last fetcharg */
 	struct module		*mod;		/* pinned, NULL for vmlinux */
 	struct kretprobe	rp;		/* rp.kp alone for p: */
@@ -294,6 +295,8 @@ int __lkst_dynevent_arm(unsigned int id, bool on)
 		ret = disable_kprobe(&ev->rp.kp);
 	if (!ret)
 		ev->armed = on;
+	if (on && !ret)
+		ev->recorded = true;
 	return ret;
 }
 
@@ -344,10 +347,6 @@ static bool lkst_dyn_name_valid(const char *name)
 }
 
 /* How the trace file prints an argument of this fetch type */
-static const char * const lkst_dyn_field_names[] = {
-	"event", "handler", "__reserved", "__pad",
-};
-
 static char lkst_dyn_argfmt(const struct fetch_type *t)
 {
 	if (t->is_string)
@@ -407,10 +406,7 @@ static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
 			}
 		}
 		/* The record's own fields in events/lkst/NAME/format */
-		if (match_string(lkst_dyn_field_names,
-				 ARRAY_SIZE(lkst_dyn_field_names),
-				 arg->name) >= 0 ||
-		    str_has_prefix(arg->name, "__unused")) {
+		if (!lkst_tevent_arg_name_ok(arg->name)) {
 			lkst_dyn_err(cmd, argc, argv, i + 2,
 				     LKST_ERR_DYN_ARG_NAME);
 			ret = -EINVAL;
@@ -639,8 +635,10 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 	ev->desc.hook = ev->symbol;
 	ret = lkst_tevent_add(&ev->desc);
 	if (ret) {
-		lkst_dyn_err(cmd, argc, argv, 0, ret == -EEXIST ?
-			     LKST_ERR_NAME_EXISTS : LKST_ERR_NO_MEMORY);
+		lkst_dyn_err(cmd, argc, argv, 0,
+			     ret == -EEXIST ? LKST_ERR_NAME_EXISTS :
+			     ret == -ENODEV ? LKST_ERR_TOO_MANY :
+			     LKST_ERR_NO_MEMORY);
 		lkst_dyn_unregister(ev);
 		goto free;
 	}
@@ -658,8 +656,13 @@ static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 {
 	unsigned int id = ev->desc.id;
 
-	/* The callers checked that no file of events/lkst/NAME is open. */
-	WARN_ON_ONCE(lkst_tevent_remove(id));
+	/*
+	 * Its ftrace type goes to the next event registered: no record of
+	 * it may stay for that event's output to misread.
+	 */
+	if (ev->recorded)
+		__lkst_buffers_clear();
+	lkst_tevent_remove(id);
 	__lkst_event_forget(id);
 	RCU_INIT_POINTER(lkst_dyn[id - LKST_EV_DYN_FIRST], NULL);
 	__lkst_vmcore_events_update();
@@ -686,8 +689,7 @@ static int __lkst_dyn_delete(const char *cmd, int argc, const char **argv)
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NO_SUCH_NAME);
 		return -ENOENT;
 	}
-	if (__lkst_masksets_use_event(ev->desc.id) ||
-	    lkst_tevent_busy(ev->desc.id)) {
+	if (__lkst_masksets_use_event(ev->desc.id)) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_IN_USE);
 		return -EBUSY;
 	}
@@ -774,20 +776,32 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_command);
 int lkst_dynevent_remove_unused(void)
 {
 	struct lkst_dynevent *ev;
+	bool clear = false;
 	unsigned int i;
 	int left = 0;
 
 	guard(mutex)(&lkst_mutex);
+	/* One clear of the buffers for all the events that recorded */
+	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
+		ev = rcu_dereference_protected(lkst_dyn[i],
+					       lockdep_is_held(&lkst_mutex));
+		if (ev && ev->recorded && !__lkst_masksets_use_event(ev->desc.id))
+			clear = true;
+	}
+	if (clear)
+		__lkst_buffers_clear();
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
 		ev = rcu_dereference_protected(lkst_dyn[i],
 					       lockdep_is_held(&lkst_mutex));
 		if (!ev)
 			continue;
-		if (__lkst_masksets_use_event(ev->desc.id) ||
-		    lkst_tevent_busy(ev->desc.id))
+		if (__lkst_masksets_use_event(ev->desc.id)) {
 			left++;
-		else
-			__lkst_dyn_remove(ev);
+			continue;
+		}
+		if (clear)
+			ev->recorded = false;
+		__lkst_dyn_remove(ev);
 	}
 	return left;
 }

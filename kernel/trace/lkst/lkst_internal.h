@@ -147,12 +147,14 @@ struct lkst_buffer {
 	struct kref		kref;		/* open files, lkst_buffer_get() */
 	unsigned int		users;		/* table entries, under lkst_mutex */
 	bool			removed;	/* set under lkst_mutex */
+	bool			clearing;	/* see lkst_buffer_clear() */
 	bool			last_boot;	/* lkst/last_boot/: read only */
 	bool			persistent;	/* in reserve_mem: fixed size */
 	/* the last size LKST set, and the instance's entries that gave */
 	unsigned long		size_kb;
 	unsigned long		size_entries;
 	struct mutex		resize_lock;	/* of the two */
+	struct trace_buffer	*clear_rb;	/* under lkst_mutex */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
 
@@ -165,17 +167,18 @@ extern u16 lkst_event_type[LKST_NR_IDS];
 /*
  * common_flags of a record, the context bits ftrace's tracing_gen_ctx_dec()
  * sets from preempt_count(): NMI, hard interrupt, softirq, bottom halves
- * off.  Not recorded, to keep the record within its cost: the
- * interrupts-off and need-resched bits and the preempt and
+ * off.  Not recorded, to keep the record within its cost: whether
+ * interrupts are off (TRACE_FLAG_IRQS_NOSUPPORT says so, and ftrace's
+ * output shows an X), the need-resched bits, and the preempt and
  * migrate-disable depths (common_preempt_count is 0).  Task context, the
  * common case, is one test.
  */
 static __always_inline u8 lkst_trace_ctx(unsigned long pc)
 {
-	u8 flags = 0;
+	u8 flags = TRACE_FLAG_IRQS_NOSUPPORT;
 
 	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))))
-		return 0;
+		return flags;
 	if (pc & NMI_MASK)
 		flags |= TRACE_FLAG_NMI;
 	if (pc & HARDIRQ_MASK)
@@ -247,8 +250,8 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 	rb = READ_ONCE(buf->tr->array_buffer.buffer);
 	ev = ring_buffer_lock_reserve(rb, sizeof(struct lkst_record));
 	if (unlikely(!ev)) {
-		/* tracing_on is 0: not attempted, not counted */
-		if (READ_ONCE(buf->tr->buffer_disabled))
+		/* tracing_on is 0, or a clear: not attempted, not counted */
+		if (!ring_buffer_record_is_set_on(rb) || READ_ONCE(buf->clearing))
 			return -EAGAIN;
 		local_inc(this_cpu_ptr(&buf->cpu->written));
 		local_inc(this_cpu_ptr(&buf->cpu->lost));
@@ -326,6 +329,7 @@ void lkst_user_buffers_print(struct seq_buf *s);
 unsigned int lkst_user_buffers_count(void);
 void lkst_buffers_wake_readers(void);
 int __lkst_user_buffers_clear(void);
+void __lkst_buffers_clear(void);
 
 /* lkst_buffer_files.c */
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
@@ -337,8 +341,8 @@ void lkst_print_text(struct seq_buf *s, const u64 *args, int n);
 void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
 			    const struct lkst_record *rec);
 int lkst_tevent_add(const struct lkst_event_desc *d);
-bool lkst_tevent_busy(unsigned int id);
-int lkst_tevent_remove(unsigned int id);
+bool lkst_tevent_arg_name_ok(const char *name);
+void lkst_tevent_remove(unsigned int id);
 int lkst_tevents_init(void);
 
 /* lkst_maskset.c */
@@ -479,6 +483,7 @@ struct ring_buffer_iter;
 
 /* Non-consuming iterators over every CPU of a buffer, allocated ahead. */
 struct lkst_dump_iters {
+	struct trace_buffer		*rb;	/* what they read */
 	unsigned int			nr_cpus;
 	struct {
 		struct ring_buffer_iter	*it;	/* NULL: CPU never online */

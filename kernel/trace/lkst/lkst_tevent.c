@@ -29,7 +29,11 @@
 #include "../trace.h"
 #include "lkst_internal.h"
 
-/* The fields after struct trace_entry: event, handler, 2 reserved, args */
+/*
+ * The fields after struct trace_entry: what every LKST record has, named
+ * lkst_* as ftrace's own are common_* (no argument may take those names),
+ * then the arguments.
+ */
 #define LKST_TEVENT_FIELDS	(4 + LKST_NR_ARGS + 1)
 #define LKST_PRINT_FMT_MAX	512
 
@@ -148,10 +152,10 @@ static void lkst_tevent_fields(struct lkst_tevent *ev)
 	struct trace_event_fields *f = ev->fields;
 	int i;
 
-	lkst_tevent_field(f++, "u16", "event", 2, false, FILTER_OTHER, 0);
-	lkst_tevent_field(f++, "u8", "handler", 1, false, FILTER_OTHER, 0);
-	lkst_tevent_field(f++, "u8", "__reserved", 1, false, FILTER_OTHER, 0);
-	lkst_tevent_field(f++, "u32", "__pad", 4, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u16", "lkst_event", 2, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u8", "lkst_handler", 1, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u8", "lkst_reserved", 1, false, FILTER_OTHER, 0);
+	lkst_tevent_field(f++, "u32", "lkst_pad", 4, false, FILTER_OTHER, 0);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		char fmt = d->argfmt[i];
 
@@ -163,7 +167,7 @@ static void lkst_tevent_fields(struct lkst_tevent *ev)
 					  len == 8 ? "char[8]" : "char[32]",
 					  d->args[i], len, false,
 					  FILTER_STATIC_STRING, len);
-			/* char arrays align on 1: keep offset 16 + 8 * i */
+			/* the last field: it fills the record */
 			break;
 		}
 		if (fmt == '-' || !fmt) {
@@ -244,21 +248,59 @@ err:
 	return NULL;
 }
 
+static const char * const lkst_tevent_own_fields[] = {
+	"lkst_event", "lkst_handler", "lkst_reserved", "lkst_pad",
+};
+
+/**
+ * lkst_tevent_arg_name_ok - may an argument have this name?
+ * @name: the name
+ *
+ * Not one of the fields every LKST record has, nor one of ftrace's common
+ * fields, nor what unused arguments are called.
+ *
+ * Return: true if it may.
+ */
+bool lkst_tevent_arg_name_ok(const char *name)
+{
+	return match_string(lkst_tevent_own_fields,
+			    ARRAY_SIZE(lkst_tevent_own_fields), name) < 0 &&
+	       !str_has_prefix(name, "common_") &&
+	       !str_has_prefix(name, "__unused");
+}
+
+/* Is there an event lkst/NAME already, e.g. a kprobe event? */
+static bool lkst_tevent_name_taken(const char *name)
+{
+	struct trace_event_call *call;
+
+	lockdep_assert_held(&event_mutex);
+	list_for_each_entry(call, &ftrace_events, list)
+		if (call->class->system && !strcmp(call->class->system, "lkst") &&
+		    !strcmp(trace_event_name(call), name))
+			return true;
+	return false;
+}
+
 /**
  * lkst_tevent_add - describe an LKST event in events/lkst
  * @d: the event; must stay valid until lkst_tevent_remove()
  *
  * Context: process context; takes event_mutex.
- * Return: 0, and lkst_event_type[@d->id] is the event's type; -EEXIST,
- * -ENOMEM, -ENODEV (no type left).
+ * Return: 0, and lkst_event_type[@d->id] is the event's type; -EEXIST
+ * (also for an event lkst/NAME of kprobe_events), -EINVAL for an argument
+ * named after a record field, -ENOMEM, -ENODEV (no type left).
  */
 int lkst_tevent_add(const struct lkst_event_desc *d)
 {
 	struct lkst_tevent *ev;
-	int ret;
+	int ret, i;
 
 	if (WARN_ON_ONCE(d->id >= LKST_NR_IDS))
 		return -EINVAL;
+	for (i = 0; i < LKST_NR_ARGS; i++)
+		if (d->argfmt[i] != '-' && !lkst_tevent_arg_name_ok(d->args[i]))
+			return -EINVAL;
 	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;
@@ -282,7 +324,7 @@ int lkst_tevent_add(const struct lkst_event_desc *d)
 		ev->call.flags |= TRACE_EVENT_FL_DYNAMIC;
 
 	guard(mutex)(&event_mutex);
-	if (lkst_tevents[d->id]) {
+	if (lkst_tevents[d->id] || lkst_tevent_name_taken(d->name)) {
 		ret = -EEXIST;
 		goto err;
 	}
@@ -306,52 +348,32 @@ err:
 EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_add);
 
 /**
- * lkst_tevent_busy - is events/lkst/NAME of a dynamic event in use?
- * @id: the event's LKST ID
- *
- * An open format file holds the event, as it does a kprobe event's.
- *
- * Context: process context, under event_mutex or not.
- */
-bool lkst_tevent_busy(unsigned int id)
-{
-	struct lkst_tevent *ev;
-
-	guard(mutex)(&event_mutex);
-	ev = id < LKST_NR_IDS ? lkst_tevents[id] : NULL;
-	return ev && trace_event_dyn_busy(&ev->call);
-}
-
-/**
  * lkst_tevent_remove - take an event out of events/lkst
  * @id: the event's LKST ID
  *
  * Records written afterwards carry type 0 until the ID is described
- * again; records already written keep the old type, which ftrace may give
- * to another event.
+ * again.  Records already written keep the old type, which ftrace gives
+ * to the next event it registers: the caller drops them first
+ * (__lkst_buffers_clear()).  An open format file of the event does not
+ * hold it: eventfs lets go of the event's files.
  *
  * Context: process context; takes event_mutex.
- * Return: 0; -EBUSY while a file of the event is open.
  */
-int lkst_tevent_remove(unsigned int id)
+void lkst_tevent_remove(unsigned int id)
 {
 	struct lkst_tevent *ev;
-	int ret;
 
 	guard(mutex)(&event_mutex);
 	ev = id < LKST_NR_IDS ? lkst_tevents[id] : NULL;
 	if (!ev)
-		return 0;
-	if (trace_event_dyn_busy(&ev->call))
-		return -EBUSY;
-	ret = trace_remove_event_call(&ev->call);
-	if (ret)
-		return ret;
+		return;
+	/* Only an enabled or perf-attached event is busy: LKST's never are. */
+	if (WARN_ON_ONCE(trace_remove_event_call(&ev->call)))
+		return;
 	WRITE_ONCE(lkst_event_type[id], 0);
 	lkst_tevents[id] = NULL;
 	kfree(ev->print_fmt);
 	kfree(ev);
-	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_remove);
 

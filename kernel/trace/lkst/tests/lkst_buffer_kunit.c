@@ -42,21 +42,24 @@ static void lkst_expect_written(struct kunit *test, struct lkst_buffer *buf,
 /* common_flags from preempt_count(), as tracing_gen_ctx_dec() sets them */
 static void lkst_buffer_context_flags(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0), 0);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(PREEMPT_OFFSET * 3), 0);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_DISABLE_OFFSET), 0x80);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET), 0x10);
+	/* 0x02: irqs-off is not recorded, which ftrace's output shows as X */
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0), 0x02);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(PREEMPT_OFFSET * 3), 0x02);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_DISABLE_OFFSET), 0x82);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET), 0x12);
 	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET +
-					     SOFTIRQ_DISABLE_OFFSET), 0x90);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET), 0x08);
+					     SOFTIRQ_DISABLE_OFFSET), 0x92);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET), 0x0a);
 	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET + SOFTIRQ_OFFSET),
-			0x18);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(NMI_OFFSET + HARDIRQ_OFFSET), 0x48);
+			0x1a);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(NMI_OFFSET + HARDIRQ_OFFSET), 0x4a);
 	/* the bits are ftrace's */
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_NMI, LKST_RECORD_NMI);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_HARDIRQ, LKST_RECORD_HARDIRQ);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_SOFTIRQ, LKST_RECORD_SOFTIRQ);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_BH_OFF, LKST_RECORD_BH_OFF);
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_IRQS_NOSUPPORT,
+			LKST_RECORD_IRQS_NOSUPPORT);
 }
 
 static void lkst_buffer_round_trip(struct kunit *test)
@@ -82,7 +85,7 @@ static void lkst_buffer_round_trip(struct kunit *test)
 	/* ftrace's header: the event's type, task context */
 	KUNIT_EXPECT_NE(test, lkst_event_type[LKST_EV_PROCESS_EXIT], 0);
 	KUNIT_EXPECT_EQ(test, rec->type, lkst_event_type[LKST_EV_PROCESS_EXIT]);
-	KUNIT_EXPECT_EQ(test, rec->flags, 0);
+	KUNIT_EXPECT_EQ(test, rec->flags, LKST_RECORD_IRQS_NOSUPPORT);
 	KUNIT_EXPECT_EQ(test, rec->preempt_count, 0);
 	KUNIT_EXPECT_EQ(test, rec->pid, 4321);
 	KUNIT_EXPECT_EQ(test, rec->event, LKST_EV_PROCESS_EXIT);
