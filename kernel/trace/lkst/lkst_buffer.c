@@ -217,13 +217,6 @@ unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_size_kb);
 
-/* The name of the instance, "" for last_boot/ */
-const char *lkst_buffer_instance(struct lkst_buffer *buf)
-{
-	return buf->tr ? buf->tr->name : "";
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_instance);
-
 void __lkst_buffer_pin(struct lkst_buffer *buf)
 {
 	lockdep_assert_held(&lkst_mutex);
@@ -276,20 +269,10 @@ struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 	else
 		strscpy(iname, "lkst");
 	tr = trace_array_create_pinned(iname, size, start, range);
-	if (IS_ERR(tr) || tr->trace_flags & TRACE_ITER_OVERWRITE)
+	if (IS_ERR(tr))
 		return tr;
-	/*
-	 * A persistent (range) instance has no snapshot buffer, which
-	 * set_tracer_flag() would change too.
-	 */
-	scoped_guard(mutex, &trace_types_lock) {
-		tr->trace_flags |= TRACE_ITER_OVERWRITE;
-		ring_buffer_change_overwrite(tr->array_buffer.buffer, 1);
-#ifdef CONFIG_TRACER_MAX_TRACE
-		if (tr->max_buffer.buffer)
-			ring_buffer_change_overwrite(tr->max_buffer.buffer, 1);
-#endif
-	}
+	scoped_guard(mutex, &trace_types_lock)
+		set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
 	return tr;
 }
 
@@ -515,17 +498,16 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 		if (buf->removed || !buf->tr)
 			return -ENODEV;
 	}
+	guard(mutex)(&buf->resize_lock);
 	/* The dump's iterators would make the resize fail with -EBUSY. */
 	if (buf == lkst_default_buf)
 		lkst_dump_suspend();
-	mutex_lock(&buf->resize_lock);
 	ret = tracing_resize_ring_buffer(buf->tr, size_kb << 10,
 					 RING_BUFFER_ALL_CPUS);
 	if (!ret) {
 		WRITE_ONCE(buf->size_kb, size_kb);
 		WRITE_ONCE(buf->size_entries, lkst_buffer_entries(buf));
 	}
-	mutex_unlock(&buf->resize_lock);
 	if (buf == lkst_default_buf)
 		lkst_dump_resume();
 	return ret < 0 ? ret : 0;
@@ -538,9 +520,6 @@ int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 	guard(mutex)(&lkst_mutex);
 	if (buf->removed || !buf->tr)
 		return -ENODEV;
-	/* set_tracer_flag() would change the snapshot buffer it lacks */
-	if (buf->persistent && !on)
-		return -EPERM;
 	guard(mutex)(&trace_types_lock);
 	return set_tracer_flag(buf->tr, TRACE_ITER_OVERWRITE, on);
 }

@@ -308,7 +308,6 @@ struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 bool lkst_buffer_is_on(struct lkst_buffer *buf);
 bool lkst_buffer_overwrite(struct lkst_buffer *buf);
 unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf);
-const char *lkst_buffer_instance(struct lkst_buffer *buf);
 struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 					 unsigned long start, unsigned long range);
 

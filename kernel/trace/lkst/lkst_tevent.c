@@ -43,6 +43,7 @@ struct lkst_tevent {
 	const struct lkst_event_desc	*desc;
 	char				*print_fmt;
 	char				unused[LKST_NR_ARGS][12];
+	char				text_type[12];	/* char[N] */
 	struct trace_event_fields	fields[LKST_TEVENT_FIELDS];
 };
 
@@ -162,11 +163,10 @@ static void lkst_tevent_fields(struct lkst_tevent *ev)
 		if (fmt == 's') {
 			int len = (LKST_NR_ARGS - i) * sizeof(u64);
 
-			lkst_tevent_field(f++, len == 24 ? "char[24]" :
-					  len == 16 ? "char[16]" :
-					  len == 8 ? "char[8]" : "char[32]",
-					  d->args[i], len, false,
-					  FILTER_STATIC_STRING, len);
+			snprintf(ev->text_type, sizeof(ev->text_type),
+				 "char[%d]", len);
+			lkst_tevent_field(f++, ev->text_type, d->args[i], len,
+					  false, FILTER_STATIC_STRING, len);
 			/* the last field: it fills the record */
 			break;
 		}
