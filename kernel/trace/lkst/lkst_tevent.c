@@ -388,11 +388,14 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_remove);
 int __init lkst_tevents_init(void)
 {
 	const struct lkst_event_desc *d;
+	unsigned int id;
 	int ret;
 
-	for (d = lkst_event_next(NULL); d; d = lkst_event_next(d)) {
-		if (d->id >= LKST_EV_DYN_FIRST)
-			break;
+	/* The fixed ones: no dynamic event exists yet, nor lkst_mutex */
+	for (id = 0; id < LKST_NR_EVENTS; id++) {
+		d = lkst_event_desc(id);
+		if (!d)
+			continue;
 		ret = lkst_tevent_add(d);
 		if (ret) {
 			pr_err("cannot describe event %s: %d\n", d->name, ret);
