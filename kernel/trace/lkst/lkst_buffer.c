@@ -48,6 +48,8 @@
 #include "../trace.h"
 #include "lkst_internal.h"
 
+#define LKST_INSTANCE_NAME_MAX	(sizeof("lkst.") + LKST_NAME_MAX)
+
 static LIST_HEAD(lkst_buffers);
 static unsigned int lkst_nr_user_buffers;
 static struct lkst_buffer *lkst_default_buf;
@@ -131,7 +133,7 @@ EXPORT_SYMBOL_GPL(lkst_buffer_get);
 /* The instance goes with LKST's reference, unless a user holds a file. */
 static void lkst_instance_release(struct trace_array *tr)
 {
-	char name[sizeof("lkst.") + LKST_NAME_MAX];
+	char name[LKST_INSTANCE_NAME_MAX];
 
 	/* tr is ftrace's once released */
 	strscpy(name, tr->name);
@@ -258,16 +260,32 @@ static struct lkst_buffer *lkst_buffer_new(const char *name,
  * A new instance is a flight recorder whatever the top level's options
  * are; the rest of its options are the top level's, as for mkdir.
  */
+/* "lkst" for the default buffer, "lkst.NAME" for user buffer NAME */
+static void lkst_instance_name(char *iname, const char *name)
+{
+	if (strcmp(name, LKST_DEFAULT_BUFFER))
+		snprintf(iname, LKST_INSTANCE_NAME_MAX, "lkst.%s", name);
+	else
+		strscpy(iname, "lkst", LKST_INSTANCE_NAME_MAX);
+}
+
+/* Would creating buffer @name fail for an instance a user made? */
+bool lkst_instance_exists(const char *name)
+{
+	char iname[LKST_INSTANCE_NAME_MAX];
+
+	lkst_instance_name(iname, name);
+	guard(mutex)(&trace_types_lock);
+	return trace_array_find(iname);
+}
+
 struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 					 unsigned long start, unsigned long range)
 {
-	char iname[sizeof("lkst.") + LKST_NAME_MAX];
+	char iname[LKST_INSTANCE_NAME_MAX];
 	struct trace_array *tr;
 
-	if (strcmp(name, LKST_DEFAULT_BUFFER))
-		snprintf(iname, sizeof(iname), "lkst.%s", name);
-	else
-		strscpy(iname, "lkst");
+	lkst_instance_name(iname, name);
 	tr = trace_array_create_pinned(iname, size, start, range);
 	if (IS_ERR(tr))
 		return tr;

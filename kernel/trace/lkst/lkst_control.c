@@ -717,14 +717,22 @@ static int lkst_user_buffers_check(char **words, int n, char *word,
 	struct lkst_buffer *buf;
 	int removable = 0;
 
+	int ret;
+
 	buf = __lkst_buffer_lookup(word + (*word == '!'));
 	if (buf == lkst_buffer_default())
 		removable = -EPERM;
 	else if (buf && buf->users)
 		removable = -EBUSY;
-	return lkst_names_check(words, n, word, err, buf, removable,
-				lkst_user_buffers_count(),
-				LKST_MAX_USER_BUFFERS);
+	ret = lkst_names_check(words, n, word, err, buf, removable,
+			       lkst_user_buffers_count(),
+			       LKST_MAX_USER_BUFFERS);
+	/* A user's mkdir instances/lkst.NAME: LKST does not take it over */
+	if (!ret && *word != '!' && !buf && lkst_instance_exists(word)) {
+		*err = LKST_ERR_INSTANCE_EXISTS;
+		return -EEXIST;
+	}
+	return ret;
 }
 
 static int __lkst_user_buffer_create(const char *name)

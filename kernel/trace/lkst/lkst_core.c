@@ -156,6 +156,7 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_DYN_NOT_UNIQUE] = "Several functions have this name",
 	[LKST_ERR_DYN_NOTRACE] = "Cannot probe a function ftrace does not trace",
 	[LKST_ERR_DYN_LOCKDOWN] = "Kernel lockdown forbids kprobes",
+	[LKST_ERR_INSTANCE_EXISTS] = "A trace instance lkst.NAME exists already",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);

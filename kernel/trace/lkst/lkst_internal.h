@@ -310,6 +310,7 @@ bool lkst_buffer_overwrite(struct lkst_buffer *buf);
 unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf);
 struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 					 unsigned long start, unsigned long range);
+bool lkst_instance_exists(const char *name);
 
 /* Per-CPU accounting: written == read + entries + overrun + lost */
 struct lkst_buffer_stats {
@@ -624,6 +625,7 @@ enum lkst_err_type {
 	LKST_ERR_DYN_NOT_UNIQUE,
 	LKST_ERR_DYN_NOTRACE,
 	LKST_ERR_DYN_LOCKDOWN,
+	LKST_ERR_INSTANCE_EXISTS,
 	LKST_NR_ERRS
 };
 

@@ -97,6 +97,7 @@ test_an_instance_a_user_made_is_not_taken_over()
 {
 	mkdir "$T/instances/lkst.taken" &&
 	expect create EEXIST "$(lkst_w -a "$LKST/user_buffers" taken)" &&
+	error_log_has "A trace instance lkst.NAME exists already" &&
 	rmdir "$T/instances/lkst.taken"
 }
 
