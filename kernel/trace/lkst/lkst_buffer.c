@@ -184,14 +184,14 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_rb);
 /* The instance's tracing_on; last_boot/ is always off */
 bool lkst_buffer_is_on(struct lkst_buffer *buf)
 {
-	return buf->tr && !READ_ONCE(buf->tr->buffer_disabled);
+	return !buf->last_boot && !READ_ONCE(buf->tr->buffer_disabled);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_is_on);
 
 /* The instance's options/overwrite */
 bool lkst_buffer_overwrite(struct lkst_buffer *buf)
 {
-	return !buf->tr || buf->tr->trace_flags & TRACE_ITER_OVERWRITE;
+	return buf->last_boot || buf->tr->trace_flags & TRACE_ITER_OVERWRITE;
 }
 
 static unsigned long lkst_buffer_entries(struct lkst_buffer *buf)
@@ -297,15 +297,19 @@ struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 /**
  * lkst_buffer_wrap - a read-only buffer around another boot's records
  * @name: its name (it is not on the list of buffers masksets name)
- * @rb: the ring buffer, owned by the buffer from now on if this succeeds
+ * @tr: the instance that holds them, pinned, or NULL for @rb
+ * @rb: a ring buffer of no instance, or NULL for @tr
+ *
+ * The buffer owns @tr or @rb from now on, if this succeeds.
  *
  * Return: the buffer, off, or NULL.
  */
-struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb)
+struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
+				     struct trace_buffer *rb)
 {
 	struct lkst_buffer *buf;
 
-	buf = lkst_buffer_new(name, NULL, rb);
+	buf = lkst_buffer_new(name, tr, rb);
 	if (buf)
 		buf->last_boot = true;
 	return buf;
@@ -453,7 +457,7 @@ static void __lkst_clear_end(struct lkst_buffer *buf, bool snapshot)
 int lkst_buffer_clear(struct lkst_buffer *buf)
 {
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed || !buf->tr)
+	if (buf->removed || buf->last_boot)
 		return -ENODEV;
 	__lkst_clear_begin(buf);
 	/* Wait for the writers that reserved before: preemption is off. */
@@ -513,7 +517,7 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 	 * lkst_mutex from the other files meanwhile.
 	 */
 	scoped_guard(mutex, &lkst_mutex) {
-		if (buf->removed || !buf->tr)
+		if (buf->removed || buf->last_boot)
 			return -ENODEV;
 	}
 	guard(mutex)(&buf->resize_lock);
@@ -536,7 +540,7 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 {
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed || !buf->tr)
+	if (buf->removed || buf->last_boot)
 		return -ENODEV;
 	guard(mutex)(&trace_types_lock);
 	return set_tracer_flag(buf->tr, TRACE_ITER_OVERWRITE, on);
@@ -552,7 +556,7 @@ int lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
 	struct trace_array *tr = buf->tr;
 
 	guard(mutex)(&lkst_mutex);
-	if (buf->removed || !tr)
+	if (buf->removed || buf->last_boot)
 		return -ENODEV;
 	guard(mutex)(&trace_types_lock);
 	if (on == tracer_tracing_is_on(tr))

@@ -135,14 +135,15 @@ struct lkst_buffer_cpu {
  * "lkst.NAME" for user buffer NAME.  Its ring buffer, size, overwrite
  * mode and tracing_on are the instance's; LKST adds the name masksets
  * use, the pinning by masksets and open files, and its half of the
- * accounting.  The buffer of lkst/last_boot/ is the exception: a ring
- * buffer in the previous boot's memory, with no instance (@tr is NULL).
+ * accounting.  The buffer of lkst/last_boot/ is read only: the instance
+ * "lkst_last_boot" in the previous boot's memory or, with no records of
+ * it to show, an empty ring buffer of no instance (@tr NULL, @rb set).
  */
 struct lkst_buffer {
 	struct list_head	list;		/* on lkst_buffers */
 	char			name[LKST_NAME_MAX];
 	struct trace_array	*tr;		/* the instance, pinned */
-	struct trace_buffer	*rb;		/* last_boot only */
+	struct trace_buffer	*rb;		/* an empty last_boot only */
 	struct lkst_buffer_cpu __percpu *cpu;
 	struct kref		kref;		/* open files, lkst_buffer_get() */
 	unsigned int		users;		/* table entries, under lkst_mutex */
@@ -303,7 +304,8 @@ int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
 int lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
 int lkst_buffers_init(void);
 struct list_head *__lkst_buffers_list(void);
-struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_buffer *rb);
+struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
+				     struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 bool lkst_buffer_is_on(struct lkst_buffer *buf);
 bool lkst_buffer_overwrite(struct lkst_buffer *buf);
@@ -508,6 +510,7 @@ int lkst_dump_init(void);
 #define LKST_PERSIST_VERSION		1
 #define LKST_PERSIST_MIN_PAGES		4	/* per CPU and half */
 #define LKST_PERSIST_REASON_MAX		160
+#define LKST_LAST_BOOT_INSTANCE		"lkst_last_boot"
 #define LKST_PERSIST_ENDED_OOPS		BIT(0)
 #define LKST_PERSIST_ENDED_PANIC	BIT(1)
 #define LKST_PERSIST_ENDED_REBOOT	BIT(2)

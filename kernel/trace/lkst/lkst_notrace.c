@@ -17,22 +17,25 @@
  * An event is not recorded (no handler runs) when it happens in task
  * context while a listed task is current; interrupts, softirqs and NMIs
  * that hit the task are recorded as usual, as they are not its doing.
+ * Scheduler events follow ftrace's rule for set_event_notrace_pid: a
+ * context switch is recorded unless both tasks are listed, and a wakeup
+ * unless both the waker and the woken task are, so that a state chart
+ * shows when a listed recorder leaves the CPU and comes back.
  * A pid leaves the list when its task is freed, so that it never applies
  * to a later task that reuses the number (the probes stay attached until
  * a write empties the list).
  *
  * Cost: while the list is empty, a static branch in every probe, patched
- * out.  While it is not, each probe reads a per-CPU flag, which a
- * sched_switch probe of lowest priority (it runs after LKST's own
- * PROCESS_CONTEXTSWITCH probe, which records the switch for the task
- * that switches out) sets from the list for the next task, as ftrace
- * does for its pid filters.
+ * out.  While it is not, each probe reads a per-CPU flag, which probes on
+ * sched_switch and sched_wakeup set as ftrace's pid filters do.
  *
- * The list is a trace_pid_list, allocated when it gets its first pid and
- * freed, after the probes are done with it, when a write empties it.
- * Writes (checked as a whole first, under lkst_mutex) and the fork and
- * free probes, as ftrace's event-fork option does, change it in place
- * under its own lock.
+ * The list is a trace_pid_list, read with ftrace's seq_file helpers and
+ * kept up to date at fork and free with trace_filter_add_remove_task().
+ * It is allocated when it gets its first pid and freed, after the probes
+ * are done with it, when a write empties it.  Writes keep a parser of
+ * their own, as trace_pid_write() knows no "!PID" and reports no error
+ * position; they change the list in place, under its own lock, like the
+ * fork and free probes, so that no update of theirs is lost to a copy.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
@@ -62,31 +65,66 @@ static struct trace_pid_list *lkst_notrace_list_locked(void)
 					 lockdep_is_held(&lkst_mutex));
 }
 
-static void lkst_notrace_switch(void *data, bool preempt,
-				struct task_struct *prev,
-				struct task_struct *next,
-				unsigned int prev_state)
+/*
+ * ftrace's rule for its pid filters (event_filter_pid_sched_switch_probe_pre()
+ * and _post()): while a task switches, its events are kept unless both
+ * sides are listed, so that a listed task's leaving and coming back are
+ * recorded for the task it switches with.  Afterwards, the flag is the
+ * next task's.  The pre probes run before LKST's (default priority 10),
+ * the post probes after them.
+ */
+static void lkst_notrace_switch_pre(void *data, bool preempt,
+				    struct task_struct *prev,
+				    struct task_struct *next,
+				    unsigned int prev_state)
 {
 	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
 
-	this_cpu_write(lkst_notrace_cpu, trace_pid_list_is_set(l, next->pid));
+	this_cpu_write(lkst_notrace_cpu,
+		       trace_ignore_this_task(NULL, l, prev) &&
+		       trace_ignore_this_task(NULL, l, next));
+}
+
+static void lkst_notrace_switch_post(void *data, bool preempt,
+				     struct task_struct *prev,
+				     struct task_struct *next,
+				     unsigned int prev_state)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	this_cpu_write(lkst_notrace_cpu, trace_ignore_this_task(NULL, l, next));
+}
+
+/* Likewise, a listed task's wakeup of a task not listed is recorded. */
+static void lkst_notrace_wakeup_pre(void *data, struct task_struct *task)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	if (this_cpu_read(lkst_notrace_cpu))
+		this_cpu_write(lkst_notrace_cpu,
+			       trace_ignore_this_task(NULL, l, task));
+}
+
+static void lkst_notrace_wakeup_post(void *data, struct task_struct *task)
+{
+	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
+
+	this_cpu_write(lkst_notrace_cpu,
+		       trace_ignore_this_task(NULL, l, current));
 }
 
 static void lkst_notrace_fork_probe(void *data, struct task_struct *parent,
 				    struct task_struct *child)
 {
-	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
-
-	if (READ_ONCE(lkst_notrace_fork) && trace_pid_list_is_set(l, parent->pid))
-		trace_pid_list_set(l, child->pid);
+	if (READ_ONCE(lkst_notrace_fork))
+		trace_filter_add_remove_task(rcu_dereference_sched(lkst_notrace_list),
+					     parent, child);
 }
 
 static void lkst_notrace_free_probe(void *data, struct task_struct *task)
 {
-	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
-
-	if (l)
-		trace_pid_list_clear(l, task->pid);
+	trace_filter_add_remove_task(rcu_dereference_sched(lkst_notrace_list),
+				     NULL, task);
 }
 
 /* IPI: the flag of this CPU, for the task it runs now */
@@ -94,20 +132,38 @@ static void lkst_notrace_sync_cpu(void *unused)
 {
 	struct trace_pid_list *l = rcu_dereference_sched(lkst_notrace_list);
 
-	this_cpu_write(lkst_notrace_cpu, trace_pid_list_is_set(l, current->pid));
+	this_cpu_write(lkst_notrace_cpu, trace_ignore_this_task(NULL, l, current));
 }
 
 static int lkst_notrace_attach(void)
 {
 	int ret;
 
-	/* Priority 0: after LKST's probes, which run at the default 10. */
-	ret = register_trace_prio_sched_switch(lkst_notrace_switch, NULL, 0);
+	ret = register_trace_prio_sched_switch(lkst_notrace_switch_pre, NULL,
+					       INT_MAX);
 	if (ret)
 		return ret;
+	ret = register_trace_prio_sched_switch(lkst_notrace_switch_post, NULL, 0);
+	if (ret)
+		goto err_switch_pre;
+	ret = register_trace_prio_sched_wakeup(lkst_notrace_wakeup_pre, NULL,
+					       INT_MAX);
+	if (ret)
+		goto err_switch_post;
+	ret = register_trace_prio_sched_wakeup(lkst_notrace_wakeup_post, NULL, 0);
+	if (ret)
+		goto err_wakeup_pre;
+	ret = register_trace_prio_sched_wakeup_new(lkst_notrace_wakeup_pre,
+						   NULL, INT_MAX);
+	if (ret)
+		goto err_wakeup_post;
+	ret = register_trace_prio_sched_wakeup_new(lkst_notrace_wakeup_post,
+						   NULL, 0);
+	if (ret)
+		goto err_wakeup_new_pre;
 	ret = register_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
 	if (ret)
-		goto err_switch;
+		goto err_wakeup_new_post;
 	ret = register_trace_sched_process_free(lkst_notrace_free_probe, NULL);
 	if (ret)
 		goto err_fork;
@@ -115,8 +171,18 @@ static int lkst_notrace_attach(void)
 
 err_fork:
 	unregister_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
-err_switch:
-	unregister_trace_sched_switch(lkst_notrace_switch, NULL);
+err_wakeup_new_post:
+	unregister_trace_sched_wakeup_new(lkst_notrace_wakeup_post, NULL);
+err_wakeup_new_pre:
+	unregister_trace_sched_wakeup_new(lkst_notrace_wakeup_pre, NULL);
+err_wakeup_post:
+	unregister_trace_sched_wakeup(lkst_notrace_wakeup_post, NULL);
+err_wakeup_pre:
+	unregister_trace_sched_wakeup(lkst_notrace_wakeup_pre, NULL);
+err_switch_post:
+	unregister_trace_sched_switch(lkst_notrace_switch_post, NULL);
+err_switch_pre:
+	unregister_trace_sched_switch(lkst_notrace_switch_pre, NULL);
 	return ret;
 }
 
@@ -124,7 +190,12 @@ static void lkst_notrace_detach(void)
 {
 	unregister_trace_sched_process_free(lkst_notrace_free_probe, NULL);
 	unregister_trace_sched_process_fork(lkst_notrace_fork_probe, NULL);
-	unregister_trace_sched_switch(lkst_notrace_switch, NULL);
+	unregister_trace_sched_wakeup_new(lkst_notrace_wakeup_post, NULL);
+	unregister_trace_sched_wakeup_new(lkst_notrace_wakeup_pre, NULL);
+	unregister_trace_sched_wakeup(lkst_notrace_wakeup_post, NULL);
+	unregister_trace_sched_wakeup(lkst_notrace_wakeup_pre, NULL);
+	unregister_trace_sched_switch(lkst_notrace_switch_post, NULL);
+	unregister_trace_sched_switch(lkst_notrace_switch_pre, NULL);
 }
 
 /* Make @l, a list that is not empty, the current one. */
@@ -261,33 +332,15 @@ bool lkst_notrace_active(void)
 EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_active);
 
 /* Reading: one pid a line, in ascending order, under lkst_mutex. */
-static void *lkst_notrace_seq_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct trace_pid_list *l = lkst_notrace_list_locked();
-	unsigned int pid = (unsigned long)v;
-
-	(*pos)++;
-	if (trace_pid_list_next(l, pid, &pid) < 0)
-		return NULL;
-	return (void *)(unsigned long)(pid + 1);
-}
-
 static void *lkst_notrace_seq_start(struct seq_file *m, loff_t *pos)
 {
-	struct trace_pid_list *l;
-	unsigned int pid;
-	loff_t i;
-	void *v;
-
 	mutex_lock(&lkst_mutex);
-	l = lkst_notrace_list_locked();
-	if (!l || trace_pid_list_first(l, &pid) < 0)
-		return NULL;
-	/* pid + 1: 0 is the end of the sequence */
-	v = (void *)(unsigned long)(pid + 1);
-	for (i = 0; v && i < *pos; )
-		v = lkst_notrace_seq_next(m, v, &i);
-	return v;
+	return trace_pid_start(lkst_notrace_list_locked(), pos);
+}
+
+static void *lkst_notrace_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return trace_pid_next(lkst_notrace_list_locked(), v, pos);
 }
 
 static void lkst_notrace_seq_stop(struct seq_file *m, void *v)
@@ -295,17 +348,11 @@ static void lkst_notrace_seq_stop(struct seq_file *m, void *v)
 	mutex_unlock(&lkst_mutex);
 }
 
-static int lkst_notrace_seq_show(struct seq_file *m, void *v)
-{
-	seq_printf(m, "%lu\n", (unsigned long)v - 1);
-	return 0;
-}
-
 static const struct seq_operations lkst_notrace_seq_ops = {
 	.start	= lkst_notrace_seq_start,
 	.next	= lkst_notrace_seq_next,
 	.stop	= lkst_notrace_seq_stop,
-	.show	= lkst_notrace_seq_show,
+	.show	= trace_pid_show,
 };
 
 /* What a writer of notrace_pids keeps between open and release */

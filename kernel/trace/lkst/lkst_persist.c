@@ -9,13 +9,16 @@
  * clear, and the records of the previous boot are readable in
  * lkst/last_boot/ after the next boot of the same kernel.
  *
- * The reserved memory holds a header page and two halves, each a
- * persistent ring buffer (ring_buffer_alloc_range()) split among the
- * CPUs.  Each boot records into one half and leaves the other, which holds
- * the previous boot's records, alone: recording from the first second of
- * a boot (lkst.maskset=) cannot overwrite what the previous boot left, and
- * nothing has to be released by hand.  The cost is memory: each boot
- * records into half of SIZE, minus the header page.
+ * The reserved memory holds a header page and two halves, each the memory
+ * of a trace instance as trace_instance=NAME@LABEL makes one: this boot
+ * records into the instance "lkst" (the default buffer) in one half, and
+ * the other, the previous boot's records, is the instance
+ * "lkst_last_boot".  A single boot instance would not do: its previous
+ * boot's records are there only until it records again, and LKST records
+ * from the first second of a boot (lkst.maskset=), before anybody could
+ * read them; with two halves nothing has to be released by hand either.
+ * The cost is memory: each boot records into half of SIZE, minus the
+ * header page.
  *
  * The header says which half the boot that wrote it recorded into, which
  * kernel that was (release and version strings), its CPU count and the
@@ -246,32 +249,43 @@ static void __init lkst_persist_scan(struct trace_buffer *rb)
 	}
 }
 
-/* The previous boot's half: keep it if every CPU's data is valid. */
-static struct trace_buffer *__init
+/*
+ * The previous boot's half, as the instance lkst_last_boot: ftrace reads it
+ * as it reads a trace_instance=NAME@LABEL of the previous boot (trace,
+ * trace_pipe_raw, last_boot_info), and so do trace-cmd and LKST's own
+ * last_boot/ files.  Its records are kept only if every CPU's data is
+ * valid; otherwise it is emptied, and the reason says why.
+ */
+static struct trace_array *__init
 lkst_persist_open_last(unsigned long addr, phys_addr_t half)
 {
-	struct trace_buffer *rb;
-	long data;
+	struct trace_array *tr;
 	int cpu;
 
-	rb = ring_buffer_alloc_range(0, RB_FL_OVERWRITE, 0, addr, half);
-	if (!rb) {
-		lkst_persist_set_reason("out of memory");
+	tr = trace_array_create_pinned(LKST_LAST_BOOT_INSTANCE, 0, addr, half);
+	if (IS_ERR(tr)) {
+		snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+			 "cannot create the instance %s: %pe",
+			 LKST_LAST_BOOT_INSTANCE, tr);
 		return NULL;
 	}
+	/* Nothing of this boot goes into it. */
+	tracer_tracing_off(tr);
 	for_each_possible_cpu(cpu) {
-		if (!ring_buffer_range_cpu_valid(rb, cpu)) {
+		if (!ring_buffer_range_cpu_valid(tr->array_buffer.buffer, cpu)) {
 			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 				 "cpu%d: the records are corrupted (see the \"Ring buffer\" lines of the kernel log)",
 				 cpu);
-			ring_buffer_reset(rb);
-			return rb;
+			ring_buffer_reset(tr->array_buffer.buffer);
+			tr->text_delta = 0;
+			tr->data_delta = 0;
+			return tr;
 		}
 	}
 	lkst_last.kept = true;
-	ring_buffer_last_boot_delta(rb, &lkst_last.text_delta, &data);
-	lkst_persist_scan(rb);
-	return rb;
+	lkst_last.text_delta = tr->text_delta;
+	lkst_persist_scan(tr->array_buffer.buffer);
+	return tr;
 }
 
 /**
@@ -285,9 +299,9 @@ lkst_persist_open_last(unsigned long addr, phys_addr_t half)
  */
 struct trace_array *__init lkst_persist_init(void)
 {
+	struct trace_array *tr = NULL, *last = NULL;
 	struct lkst_persist_hdr *hdr;
-	struct trace_buffer *last = NULL;
-	struct trace_array *tr = NULL;
+	struct trace_buffer *empty;
 	phys_addr_t start, size, half;
 	unsigned long base;
 	u64 boot = 1;
@@ -340,7 +354,7 @@ struct trace_array *__init lkst_persist_init(void)
 		tr = NULL;
 		lkst_persist_set_reason("cannot create the instance lkst");
 		if (last)
-			ring_buffer_free(last);
+			trace_array_destroy_pinned(last);
 		last = NULL;
 		lkst_last.kept = false;
 		memunmap(hdr);
@@ -364,13 +378,18 @@ struct trace_array *__init lkst_persist_init(void)
 		lkst_persist_label, &size, &start,
 		ring_buffer_size(tr->array_buffer.buffer, 0) >> 10, boot);
 out:
-	/* last_boot/ has its files also when empty: they read nothing */
-	if (!last)
-		last = ring_buffer_alloc(0, RB_FL_OVERWRITE);
 	if (last) {
-		lkst_last_buf = lkst_buffer_wrap("last_boot", last);
+		lkst_last_buf = lkst_buffer_wrap("last_boot", last, NULL);
 		if (!lkst_last_buf)
-			ring_buffer_free(last);
+			trace_array_destroy_pinned(last);
+	} else {
+		/* last_boot/ has its files also when empty: they read nothing */
+		empty = ring_buffer_alloc(0, RB_FL_OVERWRITE);
+		if (empty) {
+			lkst_last_buf = lkst_buffer_wrap("last_boot", NULL, empty);
+			if (!lkst_last_buf)
+				ring_buffer_free(empty);
+		}
 	}
 	if (!lkst_last_buf && lkst_last.kept) {
 		lkst_last.kept = false;

@@ -24,6 +24,9 @@ static void lkst_export_usage(FILE *f)
 		"ui.perfetto.dev or chrome://tracing: a track per CPU with the processes\n"
 		"that ran on it, and a track per process with its running, ready and\n"
 		"blocked slices.\n"
+		"DIR may also be a trace.dat file: DIR/trace.dat of 'lkst record', or one\n"
+		"of trace-cmd extract -B lkst or trace-cmd record (the buffer instance\n"
+		"lkst, else the top buffer); the output is the same as for its directory.\n"
 		"\n"
 		"  -P, --perfetto     the format (the only one for now)\n"
 		"  -o, --output FILE  the JSON file to write\n"
@@ -147,7 +150,7 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!perfetto || !out || optind != argc - 1) {
-		lkst_err("export: --perfetto, -o FILE and one recording directory expected");
+		lkst_err("export: --perfetto, -o FILE and one recording (directory or trace.dat) expected");
 		lkst_export_usage(stderr);
 		return LKST_EXIT_USAGE;
 	}

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <trace-cmd.h>
 
 #include "lkst.h"
 
@@ -74,6 +75,10 @@ static bool lkst_ksym_parse(char *line, struct lkst_ksym *s)
  * could not be read) is not an error: code addresses are printed in hex.
  * Neither is one whose addresses are all zero, because whoever recorded
  * could not see them (kptr_restrict); that is said in a warning.
+ *
+ * A trace.dat has kallsyms as a section of its own: the text of an
+ * uncompressed one (lkst record's) is read as the file is; a compressed
+ * one (trace-cmd's) only libtraceevent reads, and lkst_ksym() asks it.
  */
 void lkst_ksyms_load(struct lkst_trace *t)
 {
@@ -83,8 +88,15 @@ void lkst_ksyms_load(struct lkst_trace *t)
 	struct lkst_ksym s;
 	int ret;
 
-	path = lkst_path(t->dir, LKST_FILE_KALLSYMS);
-	ret = lkst_read_file(path, &k->buf, NULL);
+	if (t->dat) {
+		path = lkst_strdup(t->dir);
+		k->buf = t->dat_kallsyms;
+		t->dat_kallsyms = NULL;
+		ret = k->buf ? 0 : -ENOENT;
+	} else {
+		path = lkst_path(t->dir, LKST_FILE_KALLSYMS);
+		ret = lkst_read_file(path, &k->buf, NULL);
+	}
 	if (ret) {
 		if (ret != -ENOENT)
 			lkst_warn("%s: %s; code addresses shown in hex", path,
@@ -155,6 +167,18 @@ const char *lkst_ksym(const struct lkst_trace *t, uint64_t addr,
 			lo = mid + 1;
 		else
 			hi = mid;
+	}
+	if (!k->nr && t->dat_handle) {
+		struct tep_handle *tep = tracecmd_get_tep(t->dat_handle);
+		unsigned long long start;
+		unsigned long size;
+		const char *name;
+
+		if (!tep || !tep_find_function_info(tep, addr, &name, &start, &size))
+			return NULL;
+		*off = addr - start;
+		*mod = NULL;
+		return name;
 	}
 	if (!lo)
 		return NULL;

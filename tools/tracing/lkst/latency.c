@@ -55,6 +55,9 @@ static void lkst_latency_usage(FILE *f)
 		"  wakeup   from PROCESS_WAKEUP of a task to the switch that runs it\n"
 		"  syscall  from SYSCALL_ENTRY to SYSCALL_EXIT, per system call\n"
 		"  irq      from INT_HARDWARE_ENTRY to INT_HARDWARE_EXIT, per IRQ\n"
+		"DIR may also be a trace.dat file: DIR/trace.dat of 'lkst record', or one\n"
+		"of trace-cmd extract -B lkst or trace-cmd record (the buffer instance\n"
+		"lkst, else the top buffer); the output is the same as for its directory.\n"
 		"\n"
 		"  -p, --pid PIDS   only these tasks (wakeups and system calls)\n"
 		"  -h, --help       this text\n");
@@ -236,7 +239,7 @@ int cmd_latency(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		lkst_err("latency: one recording directory expected");
+		lkst_err("latency: one recording (directory or trace.dat) expected");
 		lkst_latency_usage(stderr);
 		goto out;
 	}

@@ -13,7 +13,9 @@
  * A recording is a directory: the per-CPU raw files, exactly the pages
  * the kernel handed out, and the files that describe them (format,
  * header_page, header_event, available_events, comm, kallsyms), so that it
- * can be analysed on any other machine.
+ * can be analysed on any other machine, and the same records as trace.dat
+ * for trace-cmd.  The analyses read a trace.dat (lkst record's, trace-cmd
+ * extract -B lkst's) as they read a directory.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -27,6 +27,13 @@
 #define LKST_FILE_COMM		"comm"
 #define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
 #define LKST_FILE_LAST_BOOT	"last_boot.info"	/* record --last-boot */
+#define LKST_FILE_TRACEDAT	"trace.dat"	/* for trace-cmd, at the end */
+#define LKST_FILE_TRACEDAT_TMP	"trace.dat.tmp"	/* while it is written */
+#define LKST_FILE_CLOCK		"trace_clock"	/* instances/lkst/trace_clock */
+#define LKST_FILE_UNAME		"uname"		/* uname -a of the recorder */
+
+/* The buffer instance of a trace.dat whose records are LKST's */
+#define LKST_DAT_BUFFER		"lkst"
 
 /* One decoded record: struct lkst_record plus its time and CPU */
 struct lkst_event {
@@ -37,6 +44,7 @@ struct lkst_event {
 	uint8_t		cpu;
 	uint8_t		flags;		/* LKST_CTX_* */
 	uint32_t	seq;		/* position in its CPU's stream */
+	uint16_t	type;		/* ftrace's event type (v2), else 0 */
 };
 
 /* struct lkst_event.flags: the context the event was recorded in */
@@ -80,9 +88,12 @@ struct lkst_ksyms {
 	size_t			nr;
 };
 
-/* A recording directory, decoded and sorted by time */
+/* A recording (directory or trace.dat), decoded and sorted by time */
 struct lkst_trace {
-	const char		*dir;
+	const char		*dir;		/* or the trace.dat file */
+	bool			dat;		/* read from a trace.dat */
+	void			*dat_handle;	/* its tracecmd_input, for symbols */
+	char			*dat_kallsyms;	/* its kallsyms section, if plain */
 	struct lkst_event	*ev;
 	size_t			nr;
 	struct lkst_evdesc	*desc;		/* indexed by event ID */
@@ -99,8 +110,20 @@ struct lkst_trace {
 	bool			damaged;	/* some input could not be decoded */
 };
 
+/* cpuN.raw, or cpuN.raw.SEQ when recorded with --rotate */
+struct lkst_rawfile {
+	char		*name;
+	unsigned int	cpu;
+	unsigned long	seq;
+};
+
 /* trace.c */
 int lkst_trace_load(struct lkst_trace *t, const char *dir);
+int lkst_rawfiles(const char *dir, struct lkst_rawfile **filesp, size_t *nrp);
+void lkst_rawfiles_free(struct lkst_rawfile *files, size_t nr);
+int lkst_raw_pages(const char *dir, const char *name,
+		   int (*fn)(const void *page, void *arg), void *arg,
+		   unsigned int *page_size, unsigned long *skipped);
 int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
 		       unsigned long *events, unsigned long *own);
 void lkst_trace_free(struct lkst_trace *t);
@@ -110,6 +133,12 @@ bool lkst_is(const struct lkst_trace *t, const struct lkst_event *e,
 	     enum lkst_known k);
 int lkst_event_id(const struct lkst_trace *t, const char *name);
 void lkst_trace_warn_missed(const struct lkst_trace *t);
+
+/* tracedat.c */
+int lkst_tracedat_write(const char *dir, const char *events_dir, bool last_boot);
+void lkst_tracedat_signals(bool on);
+int lkst_tracedat_info(const char *path, const char *buffer, int *nr_cpus,
+		       char **kallsyms);
 
 /* ksyms.c */
 void lkst_ksyms_load(struct lkst_trace *t);

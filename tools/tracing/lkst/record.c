@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <tracefs.h>
 #include <traceevent/event-parse.h>
@@ -85,6 +86,10 @@ static void lkst_record_usage(FILE *f)
 		"DIR gets cpuN.raw per CPU and the files that describe them (with a copy\n"
 		"of /proc/kallsyms for the names of code addresses), so that it can be\n"
 		"analysed anywhere with 'lkst report|states|latency|export DIR'.\n"
+		"When the recording ends, DIR/trace.dat gets the same records in trace-cmd's\n"
+		"format (version 7, buffer instance lkst), for 'trace-cmd report -i\n"
+		"DIR/trace.dat', KernelShark and 'lkst report DIR/trace.dat'; with --rotate,\n"
+		"of the files kept.\n"
 		"The recorder keeps its own events out of the recording (its pid is in\n"
 		"lkst/notrace_pids while it runs); COMMAND's are recorded.  At the end it\n"
 		"says how many events were kept, how many the rotation removed on\n"
@@ -94,6 +99,8 @@ static void lkst_record_usage(FILE *f)
 		"With --last-boot, save the records the previous boot left in the\n"
 		"persistent buffer (lkst/last_boot/, see lkst.persist=) as such a\n"
 		"recording instead; nothing is recorded.  Reading them consumes them.\n"
+		"Its trace.dat has this boot's event formats, written only when they\n"
+		"describe every record (the same kernel, no dynamic events).\n"
 		"\n"
 		"  -m, --maskset NAME     maskset to record with (default RDEFAULT)\n"
 		"  -s, --size KB          per-CPU buffer size while recording\n"
@@ -256,6 +263,41 @@ static int lkst_copy_dynevents(const char *dir)
 	return ret;
 }
 
+/*
+ * What DIR/trace.dat names besides the records: the clock of the buffer
+ * instance (its trace_clock, "[local] global ..."), and the machine (uname
+ * -a, whose release goes into the VERSION option).  Saved now, since the
+ * clock can change and trace.dat is written from DIR alone.
+ */
+static int lkst_save_clock_uname(const char *dir)
+{
+	char *path = tracefs_instance_get_file(NULL, "instances/" LKST_DAT_BUFFER "/trace_clock");
+	char *buf = NULL, uts[5 * 65 + 8];
+	struct utsname u;
+	int ret = -ENOENT;
+
+	/* without it (no such instance), trace.dat names the clock "local" */
+	if (path)
+		ret = lkst_read_file(path, &buf, NULL);
+	if (ret) {
+		lkst_warn("%s: %s: trace.dat will name the clock \"local\"",
+			  path ? path : "instances/" LKST_DAT_BUFFER "/trace_clock",
+			  strerror(-ret));
+		ret = 0;
+	} else {
+		ret = lkst_save(dir, LKST_FILE_CLOCK, buf, strlen(buf));
+	}
+	tracefs_put_tracing_file(path);
+	free(buf);
+	if (ret)
+		return ret;
+	if (uname(&u))
+		return 0;
+	snprintf(uts, sizeof(uts), "%s %s %s %s %s\n", u.sysname, u.nodename,
+		 u.release, u.version, u.machine);
+	return lkst_save(dir, LKST_FILE_UNAME, uts, strlen(uts));
+}
+
 static int lkst_copy_meta(const struct lkst_rec *r)
 {
 	static const char * const files[] = {
@@ -270,6 +312,9 @@ static int lkst_copy_meta(const struct lkst_rec *r)
 		if (ret)
 			return ret;
 	}
+	ret = lkst_save_clock_uname(r->dir);
+	if (ret)
+		return ret;
 	return lkst_copy_dynevents(r->dir);
 }
 
@@ -712,6 +757,27 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	return ok;
 }
 
+/*
+ * DIR/trace.dat, for trace-cmd and the other readers of ftrace's files,
+ * from what DIR holds and the formats of the events of system lkst.  A
+ * recording that cannot have one (see lkst_tracedat_write()) is not a
+ * failed recording: DIR is complete without it.
+ */
+static int lkst_save_tracedat(const char *dir, bool last_boot)
+{
+	const char *tracing = tracefs_tracing_dir();
+	char *events;
+	int ret;
+
+	if (!tracing || asprintf(&events, "%s/events/lkst", tracing) < 0) {
+		lkst_err("tracefs not found: no %s/%s", dir, LKST_FILE_TRACEDAT);
+		return -1;
+	}
+	ret = lkst_tracedat_write(dir, events, last_boot);
+	free(events);
+	return ret < 0 ? -1 : 0;
+}
+
 /* notrace_pids: add (or with '!', remove) @pid; quiet if the file is missing */
 static int lkst_notrace(pid_t pid, bool add)
 {
@@ -836,7 +902,11 @@ static int lkst_prepare_dir(const char *dir)
 	/* Replace an earlier recording, and only that */
 	while ((de = readdir(d)))
 		if ((!strncmp(de->d_name, "cpu", 3) && strstr(de->d_name, ".raw")) ||
-		    !strcmp(de->d_name, LKST_FILE_KALLSYMS))
+		    !strcmp(de->d_name, LKST_FILE_KALLSYMS) ||
+		    !strcmp(de->d_name, LKST_FILE_CLOCK) ||
+		    !strcmp(de->d_name, LKST_FILE_UNAME) ||
+		    !strcmp(de->d_name, LKST_FILE_TRACEDAT) ||
+		    !strcmp(de->d_name, LKST_FILE_TRACEDAT_TMP))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
 	return 0;
@@ -1009,6 +1079,18 @@ static int lkst_record_last_boot(const char *dir)
 	    /* the same kernel: the same fixed events */
 	    lkst_copy_fixed_events(dir))
 		goto out;
+	/* its clock if last_boot/info names it, else the default one */
+	if (lkst_info_value(info, "trace_clock", val, sizeof(val)) ||
+	    lkst_info_value(info, "clock", val, sizeof(val))) {
+		char clock[300];
+
+		snprintf(clock, sizeof(clock), "%s%s%s\n", strchr(val, '[') ? "" : "[",
+			 val, strchr(val, '[') ? "" : "]");
+		if (lkst_save(dir, LKST_FILE_CLOCK, clock, strlen(clock)))
+			goto out;
+	} else if (lkst_save(dir, LKST_FILE_CLOCK, "[local]\n", 8)) {
+		goto out;
+	}
 	/* The previous boot's process names are not known */
 	path = lkst_path(dir, LKST_FILE_COMM);
 	comm = fopen(path, "w");
@@ -1037,6 +1119,15 @@ static int lkst_record_last_boot(const char *dir)
 		lkst_info_value(info, "release", val, sizeof(val)) ? val : "?",
 		dir);
 	ret = LKST_EXIT_OK;
+	/*
+	 * The same kernel registers its fixed events in the same order:
+	 * their formats of this boot describe the previous boot's records
+	 * too, which lkst_tracedat_write() checks record by record.
+	 */
+	lkst_tracedat_signals(true);
+	if (lkst_save_tracedat(dir, true))
+		ret = LKST_EXIT_FAIL;
+	lkst_tracedat_signals(false);
 out:
 	free(info);
 	return ret;
@@ -1058,6 +1149,7 @@ int cmd_record(int argc, char **argv)
 	char *prev = NULL, *list = NULL, *old_size = NULL, *path, val[32];
 	int opt, sfd = -1, status = 0, ret = LKST_EXIT_FAIL;
 	sigset_t mask, oldmask;
+	bool dat = false;
 	bool last_boot = false;
 	pid_t child = 0;
 
@@ -1194,8 +1286,11 @@ int cmd_record(int argc, char **argv)
 			ret = LKST_EXIT_FAIL;
 	lkst_comm_scan(r);
 	lkst_save_kallsyms(r, false);
+	fflush(r->comm);
 	/* losses are reported, but what was recorded is fine */
 	lkst_report_stats(r);
+	/* DIR/trace.dat once the buffer and the signals are as they were */
+	dat = true;
 	if (r->filtered && lkst_notrace(r->self, false))
 		ret = LKST_EXIT_FAIL;
 	r->filtered = false;
@@ -1215,7 +1310,25 @@ out_sig:
 	}
 	if (sfd >= 0)
 		close(sfd);
+	/*
+	 * The buffer size back while SIGINT and SIGTERM still wait; then
+	 * one pending or arriving stops the trace.dat write cleanly.
+	 */
+	if (old_size)
+		lkst_tracefs_write("buffer_size_kb", old_size);
+	free(old_size);
+	old_size = NULL;
+	if (dat)
+		lkst_tracedat_signals(true);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	if (dat) {
+		if (r->comm && fclose(r->comm))
+			lkst_err("%s/%s: %s", r->dir, LKST_FILE_COMM, strerror(errno));
+		r->comm = NULL;
+		if (lkst_save_tracedat(r->dir, false))
+			ret = LKST_EXIT_FAIL;
+		lkst_tracedat_signals(false);
+	}
 out:
 	if (old_size)
 		lkst_tracefs_write("buffer_size_kb", old_size);

@@ -42,6 +42,9 @@ static void lkst_report_usage(FILE *f)
 		"printed as kernel symbols (name, name+0xOFFSET inside a function, name[MODULE])\n"
 		"from the copy of /proc/kallsyms in DIR, in hex if there is none.  A\n"
 		"recording from a vmcore (lkst extract) ends with the end of the kernel log.\n"
+		"DIR may also be a trace.dat file: DIR/trace.dat of 'lkst record', or one\n"
+		"of trace-cmd extract -B lkst or trace-cmd record (the buffer instance\n"
+		"lkst, else the top buffer); the output is the same as for its directory.\n"
 		"\n"
 		"  -p, --pid PIDS      only events that happened in these tasks\n"
 		"  -c, --comm NAME     only events of tasks named NAME\n"
@@ -327,7 +330,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		lkst_err("report: one recording directory expected");
+		lkst_err("report: one recording (directory or trace.dat) expected");
 		lkst_report_usage(stderr);
 		goto out;
 	}

@@ -44,6 +44,9 @@ static void lkst_states_usage(FILE *f)
 		"  SLEEP running->blocked, WAKEUP blocked->ready.\n"
 		"TOTAL is the time the process was followed: the whole recording, or\n"
 		"from its fork and up to its exit.  Sorted by running time.\n"
+		"DIR may also be a trace.dat file: DIR/trace.dat of 'lkst record', or one\n"
+		"of trace-cmd extract -B lkst or trace-cmd record (the buffer instance\n"
+		"lkst, else the top buffer); the output is the same as for its directory.\n"
 		"\n"
 		"  -p, --pid PIDS   only these processes\n"
 		"  -s, --svg FILE   also draw a timeline: one row per process, one colour\n"
@@ -283,7 +286,7 @@ int cmd_states(int argc, char **argv)
 		}
 	}
 	if (optind != argc - 1) {
-		lkst_err("states: one recording directory expected");
+		lkst_err("states: one recording (directory or trace.dat) expected");
 		lkst_states_usage(stderr);
 		goto out;
 	}

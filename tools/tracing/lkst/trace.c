@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Decode a recording directory made by 'lkst record'.
+ * Decode a recording: a directory made by 'lkst record', or a trace.dat
+ * file (lkst record's DIR/trace.dat, trace-cmd's) read with libtracecmd.
  *
  * The per-CPU files hold ring-buffer pages exactly as the kernel's
  * lkst/per_cpu/cpuN/raw hands them out (the trace_pipe_raw format).
@@ -14,6 +15,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <trace-cmd.h>
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
@@ -40,6 +43,7 @@ struct lkst_decoder {
 	struct tep_handle	*tep;
 	struct kbuffer		*kbuf;
 	struct tep_format_field	*f_event, *f_flags, *f_pid, *f_arg;
+	struct tep_format_field	*f_type;	/* ftrace's type (v2), or NULL */
 	unsigned int		rec_size;	/* bytes of struct lkst_record */
 	bool			ftrace_flags;	/* flags are common_flags (v2) */
 	unsigned int		page_size;	/* sub-buffer: header + data */
@@ -75,6 +79,18 @@ static const char * const lkst_known_names[LKST_K_NR] = {
 	[LKST_K_SYS_EXIT]	= "SYSCALL_EXIT",
 	[LKST_K_IRQ_ENTRY]	= "INT_HARDWARE_ENTRY",
 	[LKST_K_IRQ_EXIT]	= "INT_HARDWARE_EXIT",
+};
+
+/* Their IDs, which are ABI (Documentation/trace/lkst.rst, "The events") */
+static const uint16_t lkst_known_ids[LKST_K_NR] = {
+	[LKST_K_SWITCH]		= 1,
+	[LKST_K_WAKEUP]		= 2,
+	[LKST_K_FORK]		= 4,
+	[LKST_K_EXIT]		= 6,
+	[LKST_K_SYS_ENTER]	= 48,
+	[LKST_K_SYS_EXIT]	= 49,
+	[LKST_K_IRQ_ENTRY]	= 16,
+	[LKST_K_IRQ_EXIT]	= 17,
 };
 
 static int lkst_read_meta(const struct lkst_trace *t, const char *name,
@@ -145,7 +161,8 @@ static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 	}
 	d->rec_size = d->f_arg->offset + d->f_arg->size;
 	/* Since LKST's records are ftrace events, flags is common_flags */
-	d->ftrace_flags = !!tep_find_any_field(ev, "type");
+	d->f_type = tep_find_any_field(ev, "type");
+	d->ftrace_flags = !!d->f_type;
 
 	/* the page header: u64 time stamp, then the commit, a long */
 	d->data_off = 8 + tep_get_header_page_size(d->tep);
@@ -249,7 +266,35 @@ static void lkst_trace_add(struct lkst_trace *t, size_t *alloc,
 	t->ev[t->nr++] = *e;
 }
 
-/* Decode one checked page into t->ev; false if a record is malformed */
+/*
+ * The one validator of a page read from a raw file, for lkst report (and
+ * every reader of a directory), the record counts and the pages written
+ * into trace.dat alike: the page layout (lkst_page_check()), then every
+ * record at least as large as struct lkst_record.  On success the page
+ * is loaded into d->kbuf.  Returns NULL, or what is wrong.
+ */
+static const char *lkst_page_valid(struct lkst_decoder *d)
+{
+	unsigned long long ts;
+	unsigned long commit;
+	const char *why;
+	void *rec;
+
+	why = lkst_page_check(d, &commit);
+	if (why)
+		return why;
+	if (kbuffer_load_subbuffer(d->kbuf, d->page))
+		return "page header not readable";
+	for (rec = kbuffer_read_event(d->kbuf, &ts); rec;
+	     rec = kbuffer_next_event(d->kbuf, &ts))
+		if (kbuffer_event_size(d->kbuf) < (int)d->rec_size)
+			return "record smaller than struct lkst_record";
+	if (kbuffer_load_subbuffer(d->kbuf, d->page))
+		return "page header not readable";
+	return NULL;
+}
+
+/* Decode one page lkst_page_valid() accepted into t->ev */
 static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
 			     size_t *alloc, int cpu, uint32_t *seq)
 {
@@ -258,8 +303,6 @@ static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
 	void *rec;
 	int missed, i;
 
-	if (kbuffer_load_subbuffer(d->kbuf, d->page))
-		return false;
 	missed = kbuffer_missed_events(d->kbuf);
 	if (missed > 0)
 		t->missed += missed;
@@ -277,6 +320,8 @@ static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
 		if (tep_read_number_field(d->f_event, rec, &v))
 			return false;
 		e.id = v;
+		if (d->f_type && !tep_read_number_field(d->f_type, rec, &v))
+			e.type = v;
 		tep_read_number_field(d->f_flags, rec, &v);
 		e.flags = lkst_context(d, v);
 		tep_read_number_field(d->f_pid, rec, &v);
@@ -294,7 +339,6 @@ static int lkst_file_decode(struct lkst_decoder *d, struct lkst_trace *t,
 			    uint32_t *seq)
 {
 	char *path = lkst_path(t->dir, name);
-	unsigned long commit;
 	const char *why;
 	size_t n, pg = 0;
 	FILE *f;
@@ -318,9 +362,9 @@ static int lkst_file_decode(struct lkst_decoder *d, struct lkst_trace *t,
 		}
 		memset(d->page + d->page_size, 0, PAGE_SLACK);
 		t->pages++;
-		why = lkst_page_check(d, &commit);
+		why = lkst_page_valid(d);
 		if (!why && !lkst_page_decode(d, t, alloc, cpu, seq))
-			why = "record smaller than struct lkst_record";
+			why = "record not readable";
 		if (why) {
 			lkst_warn("%s: page %zu (offset %zu) is corrupt: %s; skipped",
 				  path, pg, pg * d->page_size, why);
@@ -353,7 +397,6 @@ int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
 	struct lkst_trace t = { .dir = dir };
 	unsigned long long ts, v, flags;
 	struct lkst_decoder d;
-	unsigned long commit;
 	char *path;
 	void *rec;
 	FILE *f;
@@ -373,13 +416,10 @@ int lkst_rawfile_count(const char *dir, const char *name, uint32_t pid,
 	}
 	while (fread(d.page, 1, d.page_size, f) == d.page_size) {
 		memset(d.page + d.page_size, 0, PAGE_SLACK);
-		if (lkst_page_check(&d, &commit) ||
-		    kbuffer_load_subbuffer(d.kbuf, d.page))
+		if (lkst_page_valid(&d))
 			continue;
 		for (rec = kbuffer_read_event(d.kbuf, &ts); rec;
 		     rec = kbuffer_next_event(d.kbuf, &ts)) {
-			if (kbuffer_event_size(d.kbuf) < (int)d.rec_size)
-				break;
 			(*events)++;
 			if (tep_read_number_field(d.f_pid, rec, &v) ||
 			    tep_read_number_field(d.f_flags, rec, &flags))
@@ -397,13 +437,6 @@ out:
 	return ret;
 }
 
-/* cpuN.raw, or cpuN.raw.SEQ when recorded with --rotate */
-struct lkst_rawfile {
-	char		*name;
-	unsigned int	cpu;
-	unsigned long	seq;
-};
-
 static int lkst_rawfile_cmp(const void *a, const void *b)
 {
 	const struct lkst_rawfile *x = a, *y = b;
@@ -413,8 +446,73 @@ static int lkst_rawfile_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int lkst_rawfiles(struct lkst_trace *t, struct lkst_rawfile **filesp,
-			 size_t *nrp)
+/**
+ * lkst_raw_pages - the well-formed pages of a raw file of a recording
+ * @dir:	the recording, for its format and header_page
+ * @name:	the file in @dir
+ * @fn:		called with each page that decodes (page_size bytes); a
+ *		non-zero return stops the walk and is returned
+ * @arg:	for @fn
+ * @page_size:	receives the size of a page
+ * @skipped:	receives the number of pages left out: corrupt, or a
+ *		truncated last one (lkst report warns about each)
+ *
+ * Return: 0, what @fn returned, or -errno.
+ */
+int lkst_raw_pages(const char *dir, const char *name,
+		   int (*fn)(const void *page, void *arg), void *arg,
+		   unsigned int *page_size, unsigned long *skipped)
+{
+	struct lkst_trace t = { .dir = dir };
+	struct lkst_decoder d;
+	char *path;
+	size_t n;
+	FILE *f;
+	int ret = 0;
+
+	*skipped = 0;
+	if (lkst_decoder_init(&d, &t)) {
+		lkst_decoder_exit(&d);
+		return -EINVAL;
+	}
+	*page_size = d.page_size;
+	path = lkst_path(dir, name);
+	f = fopen(path, "r");
+	if (!f) {
+		ret = -errno;
+		goto out;
+	}
+	while (!ret && (n = fread(d.page, 1, d.page_size, f))) {
+		if (n < d.page_size) {
+			(*skipped)++;
+			break;
+		}
+		memset(d.page + d.page_size, 0, PAGE_SLACK);
+		if (lkst_page_valid(&d)) {
+			(*skipped)++;
+			continue;
+		}
+		ret = fn(d.page, arg);
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	fclose(f);
+out:
+	free(path);
+	lkst_decoder_exit(&d);
+	return ret;
+}
+
+/**
+ * lkst_rawfiles - the raw files of a recording directory
+ * @dir: the directory
+ * @filesp: receives them, by CPU then sequence; free with lkst_rawfiles_free()
+ * @nrp: receives their number
+ *
+ * Return: 0 or -errno (reported).
+ */
+int lkst_rawfiles(const char *dirname, struct lkst_rawfile **filesp,
+		  size_t *nrp)
 {
 	struct lkst_rawfile *files = NULL;
 	size_t nr = 0, alloc = 0;
@@ -424,9 +522,9 @@ static int lkst_rawfiles(struct lkst_trace *t, struct lkst_rawfile **filesp,
 	int len;
 	DIR *dir;
 
-	dir = opendir(t->dir);
+	dir = opendir(dirname);
 	if (!dir) {
-		lkst_err("%s: %s", t->dir, strerror(errno));
+		lkst_err("%s: %s", dirname, strerror(errno));
 		return -errno;
 	}
 	while ((de = readdir(dir))) {
@@ -460,6 +558,15 @@ static int lkst_rawfiles(struct lkst_trace *t, struct lkst_rawfile **filesp,
 	*filesp = files;
 	*nrp = nr;
 	return 0;
+}
+
+void lkst_rawfiles_free(struct lkst_rawfile *files, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		free(files[i].name);
+	free(files);
 }
 
 static int lkst_ev_cmp(const void *a, const void *b)
@@ -745,10 +852,345 @@ void lkst_trace_warn_missed(const struct lkst_trace *t)
 		lkst_warn("the kernel lost events while recording");
 }
 
+/*
+ * Reading a trace.dat: libtracecmd walks the pages, libtraceevent names
+ * the records' types.  The LKST event IDs, which the events' formats do
+ * not carry, come from the records' lkst_event field: each event type
+ * met gives the description of its ID, with the argument names of its
+ * fields (the names of available_events) and, for a dynamic event, the
+ * argument formats of its print fmt (the fetch types of dynamic_events).
+ */
+struct lkst_dat_ctx {
+	struct lkst_trace	*t;
+	struct tep_handle	*tep;
+	size_t			alloc;
+	uint32_t		seq[256];
+	unsigned long		other;		/* records not LKST's */
+	unsigned long		bad;		/* records not read */
+	char			why[160];	/* the first one's reason */
+};
+
+/* A record the file's formats do not let us read: the trace is damaged */
+static void lkst_dat_bad(struct lkst_dat_ctx *c, const struct tep_event *ev,
+			 const struct tep_format_field *f, const char *name,
+			 unsigned int size)
+{
+	c->t->damaged = true;
+	if (c->bad++)
+		return;
+	if (f)
+		snprintf(c->why, sizeof(c->why),
+			 "field %s of %s at offset %d, size %d, past the end of its %u-byte record",
+			 f->name, ev ? ev->name : "an event", f->offset,
+			 f->size, size);
+	else
+		snprintf(c->why, sizeof(c->why), "%s of %u bytes: %s",
+			 ev ? ev->name : "a record", size, name);
+}
+
+/*
+ * Read field @name of @rec, with the offset and size the file's format
+ * gives, only when they lie inside the record.  Returns 0, -ENOENT when
+ * the event has no such field, -EINVAL when it lies outside (counted as
+ * damage).
+ */
+static int lkst_dat_field(struct lkst_dat_ctx *c, struct tep_event *ev,
+			  struct tep_format_field *f, const char *name,
+			  struct tep_record *rec, unsigned long long *v)
+{
+	if (!f)
+		return -ENOENT;
+	if (f->size <= 0 || f->size > 8) {
+		lkst_dat_bad(c, ev, NULL, "a field of its format not a number of 1 to 8 bytes",
+			     rec->size);
+		return -EINVAL;
+	}
+	if (f->offset < 0 ||
+	    (unsigned int)f->offset + (unsigned int)f->size > (unsigned int)rec->size) {
+		lkst_dat_bad(c, ev, f, name, rec->size);
+		return -EINVAL;
+	}
+	if (tep_read_number_field(f, rec->data, v)) {
+		lkst_dat_bad(c, ev, f, name, rec->size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* How a dynamic event's argument NAME prints, from the print fmt */
+static char lkst_dat_argfmt(const struct tep_event *ev, const char *name)
+{
+	static const struct {
+		const char	*conv;
+		char		fmt;
+	} conv[] = {
+		{ "%lld", 'd' }, { "%llu", 'u' }, { "0x%llx", 'x' },
+		{ "%ps", 'p' }, { "\"%s\"", 's' }, { "\\\"%s", 's' },
+		{ "%s", 's' },
+	};
+	const char *p = ev->print_fmt.format;
+	size_t len = strlen(name), i;
+
+	while (p && (p = strstr(p, name))) {
+		if ((p == ev->print_fmt.format || p[-1] == ' ' || p[-1] == '"') &&
+		    p[len] == '=') {
+			for (i = 0; i < ARRAY_SIZE(conv); i++)
+				if (!strncmp(p + len + 1, conv[i].conv,
+					     strlen(conv[i].conv)))
+					return conv[i].fmt;
+			return 0;
+		}
+		p += len;
+	}
+	return 0;
+}
+
+/* The description of LKST event @id, from the format of @ev */
+static void lkst_dat_desc(struct lkst_trace *t, unsigned int id,
+			  struct tep_event *ev)
+{
+	struct tep_format_field *f;
+	struct lkst_evdesc *d;
+	int i;
+
+	if (id >= t->nr_desc) {
+		t->desc = lkst_realloc_array(t->desc, id + 1, sizeof(*t->desc));
+		memset(t->desc + t->nr_desc, 0,
+		       (id + 1 - t->nr_desc) * sizeof(*t->desc));
+		t->nr_desc = id + 1;
+	}
+	d = &t->desc[id];
+	if (d->name)
+		return;
+	d->name = lkst_strdup(ev->name);
+	for (f = ev->format.fields; f; f = f->next) {
+		if (f->offset < 16 || (f->offset - 16) % 8 ||
+		    f->offset >= 16 + 8 * LKST_NR_ARGS ||
+		    !strncmp(f->name, "__unused", 8))
+			continue;
+		i = (f->offset - 16) / 8;
+		d->args[i] = lkst_strdup(f->name);
+		if (id >= LKST_EV_DYN_FIRST)
+			d->fmt[i] = lkst_dat_argfmt(ev, f->name);
+	}
+	d->code = lkst_code_mask(d);
+}
+
+static int lkst_dat_record(struct tracecmd_input *h, struct tep_record *rec,
+			   int cpu, void *data)
+{
+	struct lkst_dat_ctx *c = data;
+	struct lkst_trace *t = c->t;
+	struct tep_format_field *f;
+	unsigned long long v;
+	struct tep_event *ev;
+	struct lkst_event e;
+	int i;
+
+	(void)h;
+	/*
+	 * libtraceevent reads common_type where the formats say (those of
+	 * its first event): only inside the record.
+	 */
+	ev = tep_get_first_event(c->tep);
+	f = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	if (!f || lkst_dat_field(c, ev, f, "common_type", rec, &v))
+		return 0;
+	ev = tep_find_event_by_record(c->tep, rec);
+	if (!ev || !ev->system || strcmp(ev->system, "lkst")) {
+		c->other++;
+		return 0;
+	}
+	if (cpu < 0 || cpu >= (int)ARRAY_SIZE(c->seq)) {
+		lkst_dat_bad(c, ev, NULL, "CPU out of range", rec->size);
+		return 0;
+	}
+	if (rec->size < 16 + 8 * LKST_NR_ARGS) {
+		lkst_dat_bad(c, ev, NULL, "smaller than struct lkst_record",
+			     rec->size);
+		return 0;
+	}
+	if (rec->missed_events > 0)
+		t->missed += rec->missed_events;
+	else if (rec->missed_events < 0)
+		t->missed_unknown = true;
+	memset(&e, 0, sizeof(e));
+	e.ts = rec->ts;
+	e.cpu = cpu;
+	e.seq = c->seq[cpu]++;
+	e.type = ev->id;
+	f = tep_find_field(ev, "lkst_event");
+	if (!f) {
+		lkst_dat_bad(c, ev, NULL, "no field lkst_event", rec->size);
+		return 0;
+	}
+	if (lkst_dat_field(c, ev, f, "lkst_event", rec, &v))
+		return 0;
+	e.id = v;
+	f = tep_find_common_field(ev, "common_pid");
+	if (f && lkst_dat_field(c, ev, f, "common_pid", rec, &v))
+		return 0;
+	e.pid = f ? (uint32_t)v : 0;
+	f = tep_find_common_field(ev, "common_flags");
+	if (f && lkst_dat_field(c, ev, f, "common_flags", rec, &v))
+		return 0;
+	if (f) {
+		if (v & TRACE_FLAG_NMI)
+			e.flags = LKST_CTX_NMI;
+		else if (v & TRACE_FLAG_HARDIRQ)
+			e.flags = LKST_CTX_HARDIRQ;
+		else if (v & TRACE_FLAG_SOFTIRQ)
+			e.flags = LKST_CTX_SOFTIRQ;
+	}
+	for (i = 0; i < LKST_NR_ARGS; i++)
+		e.arg[i] = tep_read_number(c->tep, (char *)rec->data + 16 + i * 8, 8);
+	lkst_dat_desc(t, e.id, ev);
+	lkst_trace_add(t, &c->alloc, &e);
+	if (cpu + 1 > t->nr_cpus)
+		t->nr_cpus = cpu + 1;
+	return 0;
+}
+
+static int lkst_u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The process names of the trace.dat's saved cmdlines, for the pids the
+ * records name: the recording's own and those of their arguments.
+ */
+static void lkst_dat_comms(struct lkst_trace *t, struct tep_handle *tep)
+{
+	uint32_t *pid = NULL;
+	size_t nr = 0, alloc = 0, i, j;
+	const char *name;
+	int a;
+
+	for (i = 0; i < t->nr; i++) {
+		for (a = -1; a < LKST_NR_ARGS; a++) {
+			uint64_t v = a < 0 ? t->ev[i].pid : t->ev[i].arg[a];
+
+			if (!v || v > (1U << 22))
+				continue;
+			if (nr == alloc) {
+				alloc = alloc ? alloc * 2 : 4096;
+				pid = lkst_realloc_array(pid, alloc, sizeof(*pid));
+			}
+			pid[nr++] = v;
+		}
+	}
+	if (nr)
+		qsort(pid, nr, sizeof(*pid), lkst_u32_cmp);
+	for (i = 0, j = 0; i < nr; i++) {
+		if (i && pid[i] == pid[i - 1])
+			continue;
+		name = tep_data_comm_from_pid(tep, pid[i]);
+		if (!name || !strcmp(name, "<...>"))
+			continue;
+		t->comm = lkst_realloc_array(t->comm, j + 1, sizeof(*t->comm));
+		t->comm[j].pid = pid[i];
+		t->comm[j].order = j;
+		snprintf(t->comm[j].comm, sizeof(t->comm->comm), "%s", name);
+		for (a = 0; t->comm[j].comm[a]; a++)
+			if ((unsigned char)t->comm[j].comm[a] <= ' ')
+				t->comm[j].comm[a] = '_';
+		j++;
+	}
+	t->nr_comm = j;
+	free(pid);
+}
+
+/*
+ * lkst_dat_load - decode a trace.dat: the records of its buffer instance
+ * "lkst" (lkst record, trace-cmd extract/record -B lkst), or of its top
+ * buffer when it has no such instance.
+ */
+static int lkst_dat_load(struct lkst_trace *t, const char *path)
+{
+	struct tracecmd_input *top, *h;
+	struct lkst_dat_ctx c = { .t = t };
+	const char *buffer = "";
+	int i, n, cpus = 0;
+
+	t->dat = true;
+	tracecmd_set_loglevel(TEP_LOG_ERROR);
+	top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!top) {
+		lkst_err("%s: not a trace.dat file libtracecmd can read, nor a recording directory",
+			 path);
+		return -EINVAL;
+	}
+	h = top;
+	n = tracecmd_buffer_instances(top);
+	for (i = 0; i < n; i++) {
+		if (strcmp(tracecmd_buffer_instance_name(top, i), LKST_DAT_BUFFER))
+			continue;
+		h = tracecmd_buffer_instance_handle(top, i);
+		if (!h) {
+			lkst_err("%s: buffer %s cannot be read", path, LKST_DAT_BUFFER);
+			tracecmd_close(top);
+			return -EINVAL;
+		}
+		buffer = LKST_DAT_BUFFER;
+		break;
+	}
+	c.tep = tracecmd_get_tep(h);
+	if (!c.tep || tracecmd_iterate_events(h, NULL, 0, lkst_dat_record, &c) < 0) {
+		lkst_err("%s: the records cannot be read", path);
+		t->damaged = true;
+	}
+	if (c.bad)
+		lkst_warn("%s: %lu records not read: their formats do not fit them (%s)",
+			  path, c.bad, c.why);
+	if (!t->nr && !c.other && !c.bad)
+		lkst_warn("%s: no records in buffer %s", path,
+			  *buffer ? buffer : "(top)");
+	else if (!t->nr)
+		lkst_warn("%s: no LKST records in buffer %s (trace-cmd extract -B %s saves them)",
+			  path, *buffer ? buffer : "(top)", LKST_DAT_BUFFER);
+	/*
+	 * An event the analyses need but the records do not have: its
+	 * format says that the kernel has it, with the ID of the ABI, as
+	 * available_events says in a directory.
+	 */
+	for (i = 0; i < LKST_K_NR; i++) {
+		struct tep_event *ev;
+
+		t->known[i] = lkst_event_id(t, lkst_known_names[i]);
+		if (t->known[i] >= 0 || !c.tep ||
+		    lkst_desc(t, lkst_known_ids[i]))
+			continue;
+		ev = tep_find_event_by_name(c.tep, "lkst", lkst_known_names[i]);
+		if (!ev)
+			continue;
+		lkst_dat_desc(t, lkst_known_ids[i], ev);
+		t->known[i] = lkst_known_ids[i];
+	}
+	if (t->nr) {
+		qsort(t->ev, t->nr, sizeof(*t->ev), lkst_ev_cmp);
+		t->start = t->ev[0].ts;
+		t->end = t->ev[t->nr - 1].ts;
+	}
+	if (c.tep)
+		lkst_dat_comms(t, c.tep);
+	lkst_comm_inherit(t);
+	/* what the public API does not tell: the buffer's CPUs, kallsyms */
+	if (!lkst_tracedat_info(path, buffer, &cpus, &t->dat_kallsyms) &&
+	    cpus > t->nr_cpus)
+		t->nr_cpus = cpus;
+	if (h != top)
+		tracecmd_close(h);
+	t->dat_handle = top;
+	return 0;
+}
+
 /**
  * lkst_trace_load - decode a recording directory
  * @t: filled in; free with lkst_trace_free()
- * @dir: the directory
+ * @dir: the directory, or a trace.dat file
  *
  * Damaged raw files are decoded as far as possible, t->damaged says so.
  *
@@ -761,9 +1203,16 @@ int lkst_trace_load(struct lkst_trace *t, const char *dir)
 	size_t nr = 0, alloc = 0, i;
 	uint32_t seq = 0;
 	int ret, cpu = -1;
+	struct stat st;
 
 	memset(t, 0, sizeof(*t));
 	t->dir = dir;
+	if (!stat(dir, &st) && !S_ISDIR(st.st_mode)) {
+		ret = lkst_dat_load(t, dir);
+		if (ret)
+			lkst_trace_free(t);
+		return ret;
+	}
 	ret = lkst_load_events(t);
 	if (ret)
 		return ret;
@@ -771,7 +1220,7 @@ int lkst_trace_load(struct lkst_trace *t, const char *dir)
 	ret = lkst_decoder_init(&d, t);
 	if (ret)
 		goto out;
-	ret = lkst_rawfiles(t, &files, &nr);
+	ret = lkst_rawfiles(t->dir, &files, &nr);
 	if (ret)
 		goto out;
 	if (!nr) {
@@ -817,6 +1266,11 @@ void lkst_trace_free(struct lkst_trace *t)
 	free(t->ev);
 	free(t->comm);
 	lkst_ksyms_free(&t->ksyms);
+	free(t->dat_kallsyms);
+	if (t->dat_handle)
+		tracecmd_close(t->dat_handle);
+	t->dat_handle = NULL;
+	t->dat_kallsyms = NULL;
 	t->desc = NULL;
 	t->ev = NULL;
 	t->comm = NULL;

@@ -151,6 +151,45 @@ test_children_are_recorded_unless_notrace_fork_is_set()
 	return $rc
 }
 
+# A listed task's context switches of its own: "OUTS INS SLEEPS", the
+# switches away from it, to it, and away from it while it sleeps (S).
+switches_of()
+{
+	grep -v '^#' "$LKST/trace" | awk -v p="$1" '
+		$5 != "PROCESS_CONTEXTSWITCH:" { next }
+		$6 == "prev=" p { o++; if ($8 == "state=S") s++ }
+		$7 == "next=" p { i++ }
+		END { print o + 0, i + 0, s + 0 }'
+}
+
+# ftrace's rule for set_event_notrace_pid: a switch is recorded unless both
+# tasks are listed, a wakeup unless the waker and the woken task both are.
+# So a listed task's life on the CPU is whole (as many switches away from
+# it as to it, from fork to exit), and its wakeup of a child is recorded.
+test_a_listed_task_still_shows_in_switches_and_wakeups()
+{
+	grep -qx ns "$LKST/user_masksets" || echo ns >> "$LKST/user_masksets"
+	printf 'PROCESS_CONTEXTSWITCH DEFAULT\nPROCESS_WAKEUP DEFAULT\n' \
+		> "$LKST/masksets/ns"
+	echo 4096 > "$LKST/buffer_size_kb" 2>/dev/null
+	echo 0 > "$LKST/notrace_fork"
+	echo 1 > "$LKST/clear"
+	echo ns > "$LKST/maskset"
+	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP
+	       sleep 0.1 & echo \$! > $TMP/kid; wait"
+	echo RNOTHING > "$LKST/maskset"
+	echo > "$NP"
+	pid=$(cat "$TMP/pid")
+	kid=$(cat "$TMP/kid")
+	set -- $(switches_of "$pid")
+	echo "# task $pid: $1 switches away, $2 to it, $3 asleep"
+	expect "switches away from the listed task" "$2" "$1" || return 1
+	[ "$3" -ge 1 ] || { echo "# no switch away while it waited"; return 1; }
+	wakers=$(grep -v '^#' "$LKST/trace" | awk -v k="$kid" '
+		$5 == "PROCESS_WAKEUP:" && $6 == "pid=" k && / new=1/ { print $4 }')
+	expect "the listed task waking its new child" "$pid" "$wakers"
+}
+
 test_accounting_still_holds()
 {
 	identity_holds "$LKST"
@@ -167,4 +206,5 @@ lkst_run_tests \
 	test_an_unlisted_task_is_recorded \
 	test_a_pid_leaves_the_list_when_its_task_exits \
 	test_children_are_recorded_unless_notrace_fork_is_set \
+	test_a_listed_task_still_shows_in_switches_and_wakeups \
 	test_accounting_still_holds

@@ -117,6 +117,59 @@ dynrecord() {
 	true > $l/dynamic_events
 }
 
+# A recording that loses events: RALL into a small overwriting buffer,
+# read late; and the same workload in ftrace's way, trace-cmd extract -B
+# lkst of the default buffer (which turns its tracing_on off: on again).
+lossy() {
+	local ts=/sys/kernel/tracing prev
+	"$lkst" record -m RALL -s 8 -o "$dir/lossy" -- \
+		sh -c 'for i in 1 2 3 4; do ls -l /usr/bin > /dev/null; done' \
+		> "$dir/lossy.log" 2>&1
+	echo $? > "$dir/lossy.rc"
+	command -v trace-cmd > /dev/null || return 0
+	prev=$(cat $ts/lkst/maskset)
+	echo 1 > $ts/lkst/clear
+	echo RDEFAULT > $ts/lkst/maskset
+	# (its sleeper.pid elsewhere: the main recording's is checked)
+	(dir=$dir/extract.wl && mkdir -p "$dir" && bash -c workload)
+	echo "$prev" > $ts/lkst/maskset
+	(cd "$dir" && trace-cmd extract -B lkst -o "$dir/extract.dat") \
+		> "$dir/extract.log" 2>&1
+	echo $? > "$dir/extract.rc"
+	echo 1 > $ts/lkst/tracing_on
+}
+
+# A recording whose trace.dat cannot be written: a file size limit (SIGXFSZ
+# ignored: EFBIG) above every file of DIR (kallsyms is the largest) but
+# below trace.dat, which holds kallsyms, the event formats and the
+# records.  An earlier trace.dat and a stale trace.dat.tmp are in DIR.
+datfail() {
+	local d=$dir/datfail ks
+
+	mkdir -p "$d"
+	echo stale > "$d/trace.dat"
+	echo stale > "$d/trace.dat.tmp"
+	ks=$(wc -c < /proc/kallsyms)
+	(trap '' XFSZ; ulimit -f $((ks / 1024 + 16)) &&
+	 exec "$lkst" record -m RDEFAULT -o "$d" -- true) > "$dir/datfail.log" 2>&1
+	echo $? > "$dir/datfail.rc"
+}
+
+# SIGINT while DIR/trace.dat is written: one to stop recording, one when
+# trace.dat.tmp appears.
+interrupt() {
+	local d=$dir/intr p
+
+	"$lkst" record -m RALL -o "$d" > "$dir/intr.log" 2>&1 &
+	p=$!
+	sleep 1
+	kill -INT $p
+	while [ ! -e "$d/trace.dat.tmp" ] && kill -0 $p 2>/dev/null; do :; done
+	kill -INT $p 2>/dev/null
+	wait $p
+	echo $? > "$dir/intr.rc"
+}
+
 record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
@@ -125,7 +178,8 @@ record() {
 		return 4
 	fi
 	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err \
-		"$dir"/dyn "$dir"/dyn.*
+		"$dir"/dyn "$dir"/dyn.* "$dir"/lossy "$dir"/extract.* "$dir"/datfail* \
+		"$dir"/intr*
 	cat $ts/lkst/maskset > "$dir/maskset.before"
 
 	export -f workload
@@ -147,6 +201,9 @@ record() {
 	selfrot FILTER
 
 	dynrecord
+	lossy
+	datfail
+	interrupt
 
 	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
@@ -200,6 +257,251 @@ dyncheck() {
 		eval '[ "$(rc dynuntyped)" = 0 ] &&
 		 grep -Eq " TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6 name=-?[0-9]+$" \
 		      "$dir/out.dynuntyped"'
+}
+
+# The comparison of lkst report and trace-cmd report (tccmp.py) on made-up
+# outputs: a drop without a count in trace-cmd's is lkst's "at least".
+tccmp_selftest() {
+	local t=$dir/tccmp r="" name
+
+	mkdir -p "$t"
+	printf '12.000000100 [0] 42 sh SYSCALL_ENTRY nr=1\n' > "$t/lk"
+	printf 'lkst: CPU:0 [3 EVENTS DROPPED]\nlkst: CPU:1 [EVENTS DROPPED]\n%s\n' \
+		'              sh-42    [000]    12.000000100: SYSCALL_ENTRY:        nr=1' > "$t/tc"
+	grep -v 'CPU:1' "$t/tc" > "$t/tc-counted"
+	: > "$t/tcerr"
+	echo 'lkst: the kernel lost 3 events while recording (at least)' > "$t/at_least"
+	echo 'lkst: the kernel lost 3 events while recording' > "$t/exact"
+	echo 'lkst: the kernel lost 4 events while recording (at least)' > "$t/four"
+	python3 "$dir/tccmp.py" "$t/lk" "$t/tc" "$t/tcerr" "$t/at_least" > /dev/null; r+=$?
+	python3 "$dir/tccmp.py" "$t/lk" "$t/tc" "$t/tcerr" "$t/exact" > /dev/null; r+=$?
+	python3 "$dir/tccmp.py" "$t/lk" "$t/tc-counted" "$t/tcerr" "$t/at_least" > /dev/null
+	r+=$?
+	python3 "$dir/tccmp.py" "$t/lk" "$t/tc-counted" "$t/tcerr" "$t/exact" > /dev/null; r+=$?
+	python3 "$dir/tccmp.py" "$t/lk" "$t/tc" "$t/tcerr" "$t/four" > /dev/null; r+=$?
+	name="trace.dat: the comparison takes [EVENTS DROPPED] without a count as lkst's"
+	name+=" at least (exits $r, expected 01101)"
+	check "$name" [ "$r" = 01101 ]
+}
+
+# DIR/trace.dat: what trace-cmd reads of it, and that every command gives
+# the same output for it as for DIR.
+dat_check() {
+	local m=$dir/main d c name
+
+	# tccmp.py LKST_REPORT_NS TRACE_CMD_REPORT TC_ERR LKST_ERR: the same
+	# records, and the same losses (counted, and uncounted = "at least")
+	cat > "$dir/tccmp.py" <<-'EOF'
+	import re, sys
+	def num(v):
+	    m = re.match(r'(-?\d+|0x[0-9a-f]+)(\[.*\])?$', v)
+	    return int(m.group(1), 0) % 2**64 if m else None
+	def args(fields):
+	    return [tuple(f.split('=', 1)) for f in fields if '=' in f]
+	lk = []
+	for l in open(sys.argv[1]):
+	    f = l.split()
+	    lk.append((f[0], int(f[1].strip('[]')), int(f[2]), f[3], f[4],
+	               [a for a in args(f[5:]) if a[0] != 'ctx']))
+	tc = []; dropped = 0; uncounted = 0
+	# (the first record after lost ones comes without "lkst:")
+	pat = re.compile(r'^(?:lkst:)?\s+(.*)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d+): (\w+):\s*(.*)$')
+	other = 0
+	for l in open(sys.argv[2]):
+	    m = pat.match(l.rstrip('\n'))
+	    # "[N EVENTS DROPPED]", or without N when the page had
+	    # no room for the count (lkst: "at least")
+	    d = re.match(r'^(?:lkst: )?CPU:\d+ \[(?:(\d+) )?EVENTS DROPPED\]', l)
+	    if d:
+	        if d.group(1): dropped += int(d.group(1))
+	        else: uncounted += 1
+	        continue
+	    if not m:
+	        other += not l.startswith('cpus=')
+	        continue
+	    tc.append((m.group(4), int(m.group(3)), int(m.group(2)), m.group(1).strip(),
+	               m.group(5), args(m.group(6).split())))
+	key = lambda e: (int(e[0].replace('.', '')), e[1])
+	lk.sort(key=key); tc.sort(key=key)
+	bad = other
+	nargs = 0
+	for a, b in zip(lk, tc):
+	    same = a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[4] == b[4]
+	    same = same and [k for k, _ in a[5]] == [k for k, _ in b[5]]
+	    if a[3] not in ('<unknown>', '<idle>') and a[3] != b[3]:
+	        same = False
+	    for (k, x), (_, y) in zip(a[5], b[5]):
+	        if num(x) is not None and num(y) is not None:
+	            nargs += 1
+	            same = same and num(x) == num(y)
+	    if not same:
+	        bad += 1
+	        if bad < 4: print("    lkst: %s\n    trace-cmd: %s" % (a, b))
+	errs = [l for l in open(sys.argv[3]) if re.search('error|fail|bad', l, re.I)]
+	err = open(sys.argv[4]).read()
+	m = re.search(r'lost (\d+) events', err)
+	lost = int(m.group(1)) if m else 0
+	# lkst: "lost N events ... (at least)" or "lost events", no N
+	at_least = bool(re.search(r'lost \d+ events.*\(at least\)|lost events', err))
+	print("    %d records from lkst report, %d from trace-cmd report, %d differ,"
+	      " %d arguments compared; %d error lines; lost: %d, trace-cmd's"
+	      " EVENTS DROPPED: %d, uncounted: %d, lkst's at least: %s"
+	      % (len(lk), len(tc), bad, nargs, len(errs), lost, dropped, uncounted,
+	         at_least))
+	sys.exit(0 if lk and len(lk) == len(tc) and not bad and nargs and not errs
+	         and lost == dropped and at_least == (uncounted > 0) else 1)
+	EOF
+	tccmp_selftest
+	check "record: DIR/trace.dat written" test -s "$m/trace.dat" -a -s "$dir/rot/trace.dat"
+	if ! command -v trace-cmd > /dev/null; then
+		diag <<< "no trace-cmd here (Debian: trace-cmd): its checks skipped"
+	else
+		run tcdump trace-cmd dump --summary -i "$m/trace.dat"
+		check "trace.dat: trace-cmd dump reads it: version 7, buffer lkst with every CPU" \
+			eval '[ "$(rc tcdump)" = 0 ] &&
+			 grep -q "7.*\[Version\]" "$dir/out.tcdump" &&
+			 grep -q "none.*\[Compression algorithm\]" "$dir/out.tcdump" &&
+			 n=$(ls "$m"/cpu*.raw | wc -l) &&
+			 grep -q "buffer \"lkst\", \"[a-z-]*\" clock, [0-9]* page size, $n cpus" \
+				"$dir/out.tcdump"'
+		run tcstat trace-cmd report --stat -i "$m/trace.dat"
+		check "trace.dat: trace-cmd report --stat accepts it" eval '[ "$(rc tcstat)" = 0 ]'
+		for d in main rot lossy; do
+			if [ ! -s "$dir/$d/trace.dat" ]; then
+				fail "trace.dat of $d" "no $dir/$d/trace.dat"
+				continue
+			fi
+			run "tc_$d" trace-cmd report -t -i "$dir/$d/trace.dat"
+			run "ns_$d" "$lkst" report --ns "$dir/$d"
+			name="trace.dat ($d): trace-cmd report shows the records"
+			check "$name lkst report shows" \
+				python3 "$dir/tccmp.py" "$dir/out.ns_$d" "$dir/out.tc_$d" \
+					"$dir/err.tc_$d" "$dir/err.ns_$d"
+		done
+	fi
+	# every reader of lkst: the same output from DIR and from DIR/trace.dat
+	for d in main rot lossy dyn; do
+		[ -d "$dir/$d" ] || continue
+		for c in report states latency export; do
+			name=$c
+			case $c in
+			report) set -- report --ns ;;
+			export) set -- export --perfetto -o "$dir/same.json" ;;
+			*) set -- "$c" ;;
+			esac
+			run "same_dir" "$lkst" "$@" "$dir/$d"
+			[ "$c" = export ] && mv "$dir/same.json" "$dir/out.same_dir"
+			run "same_dat" "$lkst" "$@" "$dir/$d/trace.dat"
+			[ "$c" = export ] && mv "$dir/same.json" "$dir/out.same_dat"
+			check "trace.dat ($d): lkst $name gives the output it gives for DIR" \
+				eval '[ "$(rc same_dir)" = "$(rc same_dat)" ] && sane same_dat &&
+				 [ -s "$dir/out.same_dir" ] &&
+				 diff "$dir/out.same_dir" "$dir/out.same_dat" | head -5 &&
+				 cmp -s "$dir/out.same_dir" "$dir/out.same_dat" &&
+				 diff <(grep -i lost "$dir/err.same_dir") \
+				      <(grep -i lost "$dir/err.same_dat")'
+		done
+	done
+	run lossy_dat "$lkst" report "$dir/lossy/trace.dat"
+	check "lossy: the kernel lost events, lkst report of its trace.dat says so too" \
+		eval 'grep "LOST in the kernel" "$dir/lossy.log" && [ "$(rc lossy_dat)" = 0 ] &&
+		 grep -i "lost .*events" "$dir/err.lossy_dat"'
+	if [ -f "$dir/extract.rc" ]; then
+		# libtraceevent leaks a few bytes parsing some of the formats of
+		# trace-cmd's files (all of tracefs' events): not ours to report
+		echo "leak:libtraceevent.so" > "$dir/lsan.supp"
+		LSAN_OPTIONS=suppressions=$dir/lsan.supp \
+			run extract "$lkst" report --ns "$dir/extract.dat"
+		run tc_extract trace-cmd report -i "$dir/extract.dat"
+		check "trace-cmd extract -B lkst file: lkst report reads its records" \
+			eval '[ "$(cat "$dir/extract.rc")" = 0 ] && [ "$(rc extract)" = 0 ] &&
+			 sane extract &&
+			 n=$(grep -v "EVENTS DROPPED" "$dir/out.tc_extract" |
+			     grep -c "^ *lkst: \|^ .*-[0-9]* *\[[0-9]*\] ") &&
+			 echo "$(wc -l < "$dir/out.extract") records, trace-cmd report: $n" &&
+			 [ "$n" -gt 100 ] && [ "$(wc -l < "$dir/out.extract")" = "$n" ] &&
+			 grep -q " SYSCALL_ENTRY nr=[0-9]*\[[a-z]" "$dir/out.extract" &&
+			 grep -q " PROCESS_CONTEXTSWITCH prev=" "$dir/out.extract"'
+	fi
+	# the options trace-cmd reads: the clock as trace_clock reads, the
+	# version with the release of the recording kernel
+	if command -v trace-cmd > /dev/null; then
+		run tcopts trace-cmd dump --options -i "$m/trace.dat"
+		check "trace.dat: TRACECLOCK option = DIR/trace_clock, VERSION = lkst RELEASE" \
+			python3 - "$dir/out.tcopts" "$m/trace_clock" "$m/uname" <<-'EOF'
+			import re, sys
+			out = open(sys.argv[1]).read()
+			clock = open(sys.argv[2]).read().strip()
+			rel = open(sys.argv[3]).read().split()[2]
+			m = re.search(r'\[Option TRACECLOCK, (\d+) bytes\]\n(.*)\n', out)
+			v = re.search(r'\[Option VERSION, (\d+) bytes\]\n(.*)\n', out)
+			print("    clock %r (%s), version %r; expected %r, %r" % (
+			      m and m.group(2), m and m.group(1), v and v.group(2), clock,
+			      'lkst ' + rel))
+			sys.exit(0 if m and m.group(2).strip() == clock and '[' in clock and
+			         v and v.group(2) == 'lkst ' + rel else 1)
+			EOF
+	fi
+	# a failed write: no trace.dat, no trace.dat.tmp (nor the stale
+	# ones), exit status 1 with the reason; DIR itself is complete
+	if [ -f "$dir/datfail.rc" ]; then
+		run datfail "$lkst" report "$dir/datfail"
+		name="record: trace.dat write fails (file size limit): exit 1,"
+		name+=" no trace.dat(.tmp), DIR readable"
+		check "$name" \
+			eval 'cat "$dir/datfail.log" | grep -i "trace.dat\|lkst:.*error"
+			 [ "$(cat "$dir/datfail.rc")" = 1 ] &&
+			 grep -q "^lkst: .*/datfail/trace.dat.tmp: File too large$" \
+				"$dir/datfail.log" &&
+			 [ ! -e "$dir/datfail/trace.dat" ] &&
+			 [ ! -e "$dir/datfail/trace.dat.tmp" ] &&
+			 [ "$(rc datfail)" = 0 ] && [ -s "$dir/out.datfail" ]'
+	fi
+	rm -rf "$dir/bad-dat"
+	mkdir -p "$dir/bad-dat"
+	# SIGINT during the write: no trace.dat.tmp left, exit 1, DIR readable
+	# (unless the write was over before the signal came: then nothing to
+	# test but that, killed by SIGINT, it left a complete trace.dat)
+	if [ -f "$dir/intr.rc" ]; then
+		run intr "$lkst" report "$dir/intr"
+		check "record: SIGINT while trace.dat is written: trace.dat.tmp removed, exit 1" \
+			eval 'grep "interrupted\|wrote" "$dir/intr.log"; r=$(cat "$dir/intr.rc")
+			 [ ! -e "$dir/intr/trace.dat.tmp" ] && [ "$(rc intr)" = 0 ] &&
+			 if [ "$r" = 130 ] && [ -s "$dir/intr/trace.dat" ]; then
+				echo "the write was over before the signal: not exercised"
+			 else
+				[ "$r" = 1 ] && [ ! -e "$dir/intr/trace.dat" ] &&
+				e="\(.tmp: interrupted\|: interrupted: not written\)$" &&
+				grep -q "^lkst: .*/intr/trace.dat$e" "$dir/intr.log"
+			 fi'
+	fi
+	# a format whose field lies past the record: not read, exit 1
+	python3 - "$m/trace.dat" "$dir/bad-dat/offset.dat" <<-'EOF'
+	import sys
+	d = open(sys.argv[1], 'rb').read()
+	a = b'field:u16 lkst_event;\toffset:8;'
+	open(sys.argv[2], 'wb').write(d.replace(a, b'field:u8 lkst_event;\toffset:88;'))
+	EOF
+	run dat_offset "$lkst" report "$dir/bad-dat/offset.dat"
+	name="bad input: trace.dat whose format puts lkst_event past the record:"
+	name+=" exit 1, a message, no records"
+	check "$name" \
+		eval 'n=$(wc -l < "$dir/out.report") &&
+		 [ "$(rc dat_offset)" = 1 ] && sane dat_offset &&
+		 [ ! -s "$dir/out.dat_offset" ] &&
+		 e=": $n records not read: their formats do not fit them" &&
+		 e+=" (field lkst_event of [A-Z0-9_]* at offset 88, size 2," &&
+		 e+=" past the end of its 48-byte record)$" &&
+		 grep -q "$e" "$dir/err.dat_offset" &&
+		 grep -q "is damaged" "$dir/err.dat_offset"'
+	# damaged trace.dat files: a message and exit status 1, no crash
+	head -c 5000 "$m/trace.dat" > "$dir/bad-dat/short.dat"
+	printf 'not a trace.dat\n' > "$dir/bad-dat/text.dat"
+	for c in short text; do
+		run "dat_$c" "$lkst" report "$dir/bad-dat/$c.dat"
+		check "bad input: trace.dat $c" eval \
+			"[ \"\$(rc dat_$c)\" = 1 ] && sane dat_$c && [ -s \"\$dir/err.dat_$c\" ]"
+	done
 }
 
 check_phase() {
@@ -372,6 +674,7 @@ check_phase() {
 	if [ -d "$dir/dyn" ]; then
 		dyncheck
 	fi
+	dat_check
 
 	run export "$lkst" export --perfetto "$m" -o "$dir/trace.json"
 	check "export: exit status 0, no sanitizer report" \
