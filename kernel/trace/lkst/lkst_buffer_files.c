@@ -307,14 +307,17 @@ static bool lkst_trace_peek(struct lkst_trace_iter *ti)
 	for_each_possible_cpu(cpu) {
 		if (!ti->it[cpu])
 			continue;
-		ev = ring_buffer_iter_peek(ti->it[cpu], &ts);
+		/* Events that are not LKST's (see lkst_event_is_record()) */
+		while ((ev = ring_buffer_iter_peek(ti->it[cpu], &ts)) &&
+		       ts <= ti->end &&
+		       !lkst_event_is_record(ev, ti->buf->last_boot))
+			ring_buffer_iter_advance(ti->it[cpu]);
 		/*
 		 * Records newer than the open are left out: when system
 		 * calls are traced, the reader's own read() calls would
 		 * otherwise keep the listing from ever ending.
 		 */
-		if (!ev || ts > ti->end ||
-		    ring_buffer_event_length(ev) < sizeof(struct lkst_record))
+		if (!ev || ts > ti->end)
 			continue;
 		if (!ti->ev || ts < ti->ts) {
 			ti->ev = ev;

@@ -102,13 +102,13 @@ void lkst_dump_iters_free(struct lkst_dump_iters *di)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dump_iters_free);
 
-/* The next LKST record of @it, skipping anything shorter. */
+/* The next LKST record of @it, skipping other events. */
 static struct lkst_record *lkst_dump_peek(struct ring_buffer_iter *it, u64 *ts)
 {
 	struct ring_buffer_event *ev;
 
 	while ((ev = ring_buffer_iter_peek(it, ts))) {
-		if (ring_buffer_event_length(ev) >= sizeof(struct lkst_record))
+		if (lkst_event_is_record(ev, false))
 			return ring_buffer_event_data(ev);
 		ring_buffer_iter_advance(it);
 	}

@@ -165,6 +165,29 @@ struct lkst_buffer {
  */
 extern u16 lkst_event_type[LKST_NR_IDS];
 
+/**
+ * lkst_event_is_record - is a ring buffer event an LKST record?
+ * @ev: the event
+ * @last_boot: it was written by the previous boot
+ *
+ * LKST's buffers are ftrace's instances, where a user may enable other
+ * events too: LKST's readers skip them.  A record of this boot has the
+ * type of its event; one of the previous boot only for a fixed event, as
+ * dynamic events get their types in the order they are defined.
+ */
+static inline bool lkst_event_is_record(struct ring_buffer_event *ev,
+					bool last_boot)
+{
+	const struct lkst_record *rec = ring_buffer_event_data(ev);
+
+	if (ring_buffer_event_length(ev) < sizeof(*rec) ||
+	    rec->event >= LKST_NR_IDS)
+		return false;
+	if (last_boot && rec->event >= LKST_EV_DYN_FIRST)
+		return true;
+	return READ_ONCE(lkst_event_type[rec->event]) == rec->type;
+}
+
 /*
  * common_flags of a record, the context bits ftrace's tracing_gen_ctx_dec()
  * sets from preempt_count(): NMI, hard interrupt, softirq, bottom halves

@@ -21,9 +21,10 @@
  * context switch is recorded unless both tasks are listed, and a wakeup
  * unless both the waker and the woken task are, so that a state chart
  * shows when a listed recorder leaves the CPU and comes back.
- * A pid leaves the list when its task is freed, so that it never applies
- * to a later task that reuses the number (the probes stay attached until
- * a write empties the list).
+ * A pid leaves the list when its task is freed, an RCU grace period
+ * after it exited (as for ftrace's lists), so that it does not apply to
+ * a later task that reuses the number (the probes stay attached until a
+ * write empties the list).
  *
  * Cost: while the list is empty, a static branch in every probe, patched
  * out.  While it is not, each probe reads a per-CPU flag, which probes on

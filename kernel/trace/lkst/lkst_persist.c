@@ -237,7 +237,7 @@ static void __init lkst_persist_scan(struct trace_buffer *rb)
 		while ((ev = ring_buffer_iter_peek(it, &ts))) {
 			struct lkst_record *rec = ring_buffer_event_data(ev);
 
-			if (ring_buffer_event_length(ev) >= sizeof(*rec)) {
+			if (lkst_event_is_record(ev, true)) {
 				lkst_last.records++;
 				lkst_last.last_ts = max(lkst_last.last_ts, ts);
 				if (rec->event == LKST_EV_O_PANIC)
@@ -351,13 +351,15 @@ struct trace_array *__init lkst_persist_init(void)
 	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base + active * half,
 				  half);
 	if (IS_ERR(tr)) {
+		/*
+		 * This boot records into ordinary memory; the previous boot's
+		 * records stay readable, and their mapping with them.
+		 */
+		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
+			lkst_persist_label, tr);
 		tr = NULL;
-		lkst_persist_set_reason("cannot create the instance lkst");
-		if (last)
-			trace_array_destroy_pinned(last);
-		last = NULL;
-		lkst_last.kept = false;
-		memunmap(hdr);
+		if (!last)
+			memunmap(hdr);
 		goto out;
 	}
 	/*
@@ -379,9 +381,11 @@ struct trace_array *__init lkst_persist_init(void)
 		ring_buffer_size(tr->array_buffer.buffer, 0) >> 10, boot);
 out:
 	if (last) {
+		/*
+		 * Without its wrapper the instance stays, pinned: removing an
+		 * instance before tracefs is up is not safe.
+		 */
 		lkst_last_buf = lkst_buffer_wrap("last_boot", last, NULL);
-		if (!lkst_last_buf)
-			trace_array_destroy_pinned(last);
 	} else {
 		/* last_boot/ has its files also when empty: they read nothing */
 		empty = ring_buffer_alloc(0, RB_FL_OVERWRITE);

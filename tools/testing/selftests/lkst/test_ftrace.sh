@@ -277,6 +277,37 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 	identity_holds "$LKST"
 }
 
+# ftrace's own events enabled in the instance as well: lkst/trace lists
+# LKST's records only, and all of them, around events shorter
+# (sched_wakeup) and longer (sched_switch) than an LKST record.
+test_other_events_in_the_instance_are_skipped()
+{
+	grep -qx sc "$LKST/user_masksets" || echo sc >> "$LKST/user_masksets"
+	echo 'SYSCALL_ENTRY DEFAULT' > "$LKST/masksets/sc"
+	echo 4096 > "$LKST/buffer_size_kb"
+	echo 1 > "$LKST/clear"
+	echo 1 > "$I/events/sched/sched_wakeup/enable"
+	echo 1 > "$I/events/sched/sched_switch/enable"
+	echo sc > "$LKST/maskset"
+	"$LKST_DIR/lkst_bench" syscall 300 > /dev/null &
+	pid=$!
+	wait $pid
+	echo RNOTHING > "$LKST/maskset"
+	echo 0 > "$I/events/sched/sched_wakeup/enable"
+	echo 0 > "$I/events/sched/sched_switch/enable"
+	grep -v '^#' "$LKST/trace" > "$TMP/trace"
+	n=$(grep -c ' sched_switch: \| sched_wakeup: ' "$I/trace")
+	echo 1 > "$LKST/clear"
+	[ "$n" -gt 0 ] || { echo "# no ftrace event in the instance"; return 1; }
+	expect "lines of other events in lkst/trace" 0 \
+		"$(grep -vc ' SYSCALL_ENTRY: ' "$TMP/trace")" &&
+	expect "getppid() calls of $pid after its exec" 300 "$(awk -v p="$pid" '
+		$4 != p { next }
+		/ nr=59 / { n = 0 }
+		/ nr=110 / { n++ }
+		END { print n + 0 }' "$TMP/trace")"
+}
+
 lkst_run_tests \
 	test_the_default_buffer_is_the_instance_lkst \
 	test_tracing_on_is_one_state_in_lkst_and_the_instance \
@@ -294,4 +325,5 @@ lkst_run_tests \
 	test_trace_cmd_reports_a_dynamic_event \
 	test_removing_a_dynamic_event_that_recorded_clears_the_buffers \
 	test_a_dynamic_argument_may_not_take_a_record_fields_name \
-	test_a_dynamic_event_may_not_take_a_kprobe_events_name
+	test_a_dynamic_event_may_not_take_a_kprobe_events_name \
+	test_other_events_in_the_instance_are_skipped

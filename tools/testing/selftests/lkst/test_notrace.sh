@@ -169,25 +169,39 @@ switches_of()
 test_a_listed_task_still_shows_in_switches_and_wakeups()
 {
 	grep -qx ns "$LKST/user_masksets" || echo ns >> "$LKST/user_masksets"
-	printf 'PROCESS_CONTEXTSWITCH DEFAULT\nPROCESS_WAKEUP DEFAULT\n' \
-		> "$LKST/masksets/ns"
+	printf '%s DEFAULT\n' PROCESS_CONTEXTSWITCH PROCESS_WAKEUP \
+		SYSCALL_ENTRY > "$LKST/masksets/ns"
 	echo 4096 > "$LKST/buffer_size_kb" 2>/dev/null
 	echo 0 > "$LKST/notrace_fork"
 	echo 1 > "$LKST/clear"
 	echo ns > "$LKST/maskset"
 	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP
 	       sleep 0.1 & echo \$! > $TMP/kid; wait"
-	echo RNOTHING > "$LKST/maskset"
-	echo > "$NP"
 	pid=$(cat "$TMP/pid")
 	kid=$(cat "$TMP/kid")
+	# The parent is woken before the dying task's last switch away.
+	for i in $(seq 20); do
+		set -- $(switches_of "$pid")
+		[ "$1" = "$2" ] && break
+		sleep 0.1
+	done
+	echo RNOTHING > "$LKST/maskset"
+	echo > "$NP"
 	set -- $(switches_of "$pid")
 	echo "# task $pid: $1 switches away, $2 to it, $3 asleep"
 	expect "switches away from the listed task" "$2" "$1" || return 1
 	[ "$3" -ge 1 ] || { echo "# no switch away while it waited"; return 1; }
 	wakers=$(grep -v '^#' "$LKST/trace" | awk -v k="$kid" '
 		$5 == "PROCESS_WAKEUP:" && $6 == "pid=" k && / new=1/ { print $4 }')
-	expect "the listed task waking its new child" "$pid" "$wakers"
+	expect "the listed task waking its new child" "$pid" "$wakers" || return 1
+	# ... and nothing else of it: after the wakeup, its flag is its own
+	# again (its last system call is the write that listed it).
+	last=$(grep -v '^#' "$LKST/trace" |
+	       awk -v p="$pid" '$4 == p && $5 == "SYSCALL_ENTRY:"' | tail -n 1)
+	case $last in
+	*"SYSCALL_ENTRY: nr=1 "*) ;;
+	*) echo "# last system call of $pid: $last"; return 1 ;;
+	esac
 }
 
 test_accounting_still_holds()
