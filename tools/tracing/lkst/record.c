@@ -91,7 +91,8 @@ static void lkst_record_usage(FILE *f)
 		"DIR/trace.dat', KernelShark and 'lkst report DIR/trace.dat'; with --rotate,\n"
 		"of the files kept.\n"
 		"The recorder keeps its own events out of the recording (its pid is in\n"
-		"lkst/notrace_pids while it runs); COMMAND's are recorded.  At the end it\n"
+		"lkst/notrace_pids while it runs), but for its context switches and\n"
+		"wakeups; COMMAND's are recorded.  At the end it\n"
 		"says how many events were kept, how many the rotation removed on\n"
 		"purpose and how many the kernel lost (overwritten before they were\n"
 		"read, or dropped by a full buffer).\n"
@@ -751,7 +752,7 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	}
 	printf("lkst: the recorder's own events: %llu", own_all);
 	if (r->filtered)
-		printf(" (it kept itself out with notrace_pids; --no-filter records them)\n");
+		printf(" (notrace_pids keeps out all but its context switches and wakeups; --no-filter records them)\n");
 	else
 		printf(" of %llu kept\n", kept_all);
 	return ok;

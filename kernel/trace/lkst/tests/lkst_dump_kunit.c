@@ -111,15 +111,21 @@ static void lkst_dump_last_n(struct kunit *test)
 static void lkst_dump_all_when_fewer(struct kunit *test)
 {
 	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+	struct lkst_record fake = {
+		.type	= lkst_event_type[LKST_EV_PROCESS_FORK] + 1,
+		.event	= LKST_EV_PROCESS_FORK,
+	};
 	struct lkst_test_out *out;
 	struct lkst_dump_iters *di;
 	unsigned int i;
 
 	out = lkst_test_out(test);
 	lkst_test_write(buf, 0, 4);
-	/* Not an LKST record: too short, left out */
-	scoped_guard(preempt)
+	/* Not LKST records, left out: too short, or not of the event's type */
+	scoped_guard(preempt) {
 		ring_buffer_write(lkst_buffer_rb(buf), 4, &i);
+		ring_buffer_write(lkst_buffer_rb(buf), sizeof(fake), &fake);
+	}
 	lkst_test_write(buf, 4, 2);
 	di = lkst_test_iters(test, buf);
 
