@@ -752,7 +752,7 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	}
 	printf("lkst: the recorder's own events: %llu", own_all);
 	if (r->filtered)
-		printf(" (notrace_pids keeps out all but its context switches and wakeups; --no-filter records them)\n");
+		printf(" (its switches and wakeups; notrace_pids kept out the rest)\n");
 	else
 		printf(" of %llu kept\n", kept_all);
 	return ok;

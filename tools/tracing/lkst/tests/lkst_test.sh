@@ -780,7 +780,7 @@ check_phase() {
 		run "self-$mode" "$lkst" report "$dir/self-$mode"
 		what="the recorder's own events kept and counted"
 		[ $mode = FILTER ] &&
-			what="the workload's events kept, of the recorder's its switches and wakeups"
+			what="the workload's kept, the recorder's switches and wakeups only"
 		check "record RALL --rotate ($mode): $what" \
 			python3 - "$dir/self-$mode" "$dir/out.self-$mode" "$mode" <<-'EOF'
 			import re, sys
