@@ -342,7 +342,7 @@ static int lkst_available_masksets_show(struct seq_file *m, void *v)
 		seq_printf(m, ms == cur ? "[%s]\n" : "%s\n", ms->name);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lkst_available_masksets);
+LKST_DEFINE_SHOW_ATTRIBUTE(lkst_available_masksets);
 
 static int lkst_available_events_show(struct seq_file *m, void *v)
 {
@@ -353,7 +353,7 @@ static int lkst_available_events_show(struct seq_file *m, void *v)
 	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lkst_available_events);
+LKST_DEFINE_SHOW_ATTRIBUTE(lkst_available_events);
 
 static int lkst_available_handlers_show(struct seq_file *m, void *v)
 {
@@ -365,7 +365,7 @@ static int lkst_available_handlers_show(struct seq_file *m, void *v)
 	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lkst_available_handlers);
+LKST_DEFINE_SHOW_ATTRIBUTE(lkst_available_handlers);
 
 /*
  * Files that list names on read and take words on write share this: the
@@ -486,8 +486,11 @@ static int lkst_user_masksets_show(struct seq_file *m, void *v)
 
 static int lkst_user_masksets_open(struct inode *inode, struct file *filp)
 {
-	int ret = lkst_list_truncate(filp, "user_masksets",
-				     __lkst_user_masksets_clear);
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (!ret)
+		ret = lkst_list_truncate(filp, "user_masksets",
+					 __lkst_user_masksets_clear);
 
 	return ret ? ret : lkst_list_open(filp, lkst_user_masksets_show,
 					  &lkst_user_masksets_ops);
@@ -783,8 +786,11 @@ static int lkst_user_buffers_show(struct seq_file *m, void *v)
 
 static int lkst_user_buffers_open(struct inode *inode, struct file *filp)
 {
-	int ret = lkst_list_truncate(filp, "user_buffers",
-				     __lkst_user_buffers_clear);
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (!ret)
+		ret = lkst_list_truncate(filp, "user_buffers",
+					 __lkst_user_buffers_clear);
 
 	return ret ? ret : lkst_list_open(filp, lkst_user_buffers_show,
 					  &lkst_user_buffers_ops);
@@ -846,7 +852,7 @@ static int lkst_format_show(struct seq_file *m, void *v)
 	lkst_seq_buf_commit(m, &s);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(lkst_format);
+LKST_DEFINE_SHOW_ATTRIBUTE(lkst_format);
 
 static ssize_t lkst_header_read(struct file *filp, char __user *ubuf,
 				size_t cnt, loff_t *ppos, bool page)

@@ -157,6 +157,7 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_DYN_NOTRACE] = "Cannot probe a function ftrace does not trace",
 	[LKST_ERR_DYN_LOCKDOWN] = "Kernel lockdown forbids kprobes",
 	[LKST_ERR_INSTANCE_EXISTS] = "A trace instance lkst.NAME exists already",
+	[LKST_ERR_EVENT_REPLACED] = "An event of the table was removed since its line was written",
 };
 
 static DEFINE_MUTEX(lkst_err_lock);
@@ -284,6 +285,10 @@ EXPORT_SYMBOL_GPL(lkst_notify);
 
 static int lkst_notify_open(struct inode *inode, struct file *filp)
 {
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (ret)
+		return ret;
 	/* private_data holds the count this reader has seen, starting now */
 	filp->private_data = (void *)atomic_long_read(&lkst_notify_count);
 	return 0;

@@ -6,29 +6,35 @@
  * merged by time, in the trace file's format, between the lines
  * "LKST dump begin" and "LKST dump end".
  *
- * The dump runs in a dying kernel, so it allocates nothing, never sleeps
- * and does not consume:
+ * The dump runs in a dying kernel, maybe in NMI (a hard lockup, an
+ * unknown NMI), so it allocates nothing, never sleeps, never waits for a
+ * lock and does not consume:
  *
  * - the per-CPU ring-buffer iterators it reads with are allocated when N
  *   becomes non-zero and kept.  As long as they exist the ring buffer
  *   cannot be resized, so lkst_buffer_resize() of the default buffer lets
  *   them go for the time of the resize (lkst_dump_suspend()/resume());
- * - each line is formatted into a static buffer;
- * - one dump runs per boot: the first CPU to oops or panic prints it,
- *   later oopses print nothing (the console would otherwise repeat the
- *   same records);
- * - recording into the default buffer stops when the dump starts, so that
- *   what the console shows is what stays in the buffer, for the persistent
- *   buffer and for a vmcore.  tracing_on reads 0 after an oops that the
- *   kernel survived; write 1 to record again.
+ * - it tries each CPU buffer's reader lock once (ring_buffer_iter_trylock()).
+ *   A CPU whose lock is held, by a reader that the panic stopped or that
+ *   the NMI interrupted, is left out, and the line after the dump says so;
+ * - each line is formatted into a static buffer, and one dump runs at a
+ *   time;
+ * - the whole dump is bounded: at most N records of each CPU and at most
+ *   LKST_DUMP_MAX lines in all (the newest), ~10 s on a serial console;
+ *   the watchdogs are touched while it walks the buffers and prints.
  *
- * Limits: the iterators take each CPU buffer's reader lock.  A CPU that
- * was stopped (by the panic's NMI) while holding it, that is while reading
- * that CPU's raw or trace file, makes the dump wait for that lock forever,
- * as ftrace_dump_on_oops and kdb's ftdump would.  CPUs that came online
- * after N was set have no iterator and are left out of the dump.  On a
- * panic, the panic notifiers run only if kdump is not loaded or the
- * command line has crash_kexec_post_notifiers: see Documentation/trace/lkst.rst.
+ * Recording into the default buffer stops while the dump runs.  After a
+ * panic it stays off, so that what the console showed stays in the buffer
+ * for the persistent buffer and a vmcore.  An oops may be survived: then
+ * recording goes on as it was, so that the flight recorder has the next
+ * crash too, and the next dump prints only records newer than the ones
+ * this one ended with (an oops made a panic dumps the oops, then what came
+ * after it).
+ *
+ * CPUs that came online after N was set have no iterator and are left
+ * out of the dump.  On a panic, the panic notifiers run only if kdump is
+ * not loaded or the command line has crash_kexec_post_notifiers: see
+ * Documentation/trace/lkst.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/init.h>
@@ -50,7 +56,7 @@ static unsigned int lkst_dump_boot_nr __initdata;
 /* The iterators, published for the dump; replaced under lkst_dump_lock. */
 static struct lkst_dump_iters *lkst_dump_its;
 static DEFINE_MUTEX(lkst_dump_lock);
-static atomic_t lkst_dump_done = ATOMIC_INIT(0);
+static atomic_t lkst_dump_running = ATOMIC_INIT(0);
 static char lkst_dump_line[LKST_DUMP_LINE_MAX];
 
 static int __init lkst_set_dump_on_oops(char *str)
@@ -115,74 +121,155 @@ static struct lkst_record *lkst_dump_peek(struct ring_buffer_iter *it, u64 *ts)
 	return NULL;
 }
 
-/* Put @it on the first of its last @nr records; return how many follow. */
-static unsigned int lkst_dump_seek(struct ring_buffer_iter *it, unsigned int nr)
+/* Walking a large buffer takes a while, with interrupts disabled. */
+static void lkst_dump_step(struct ring_buffer_iter *it, unsigned int *walked)
 {
-	unsigned int n = 0, skip;
+	ring_buffer_iter_advance(it);
+	if (!(++*walked % 1024))
+		touch_nmi_watchdog();
+}
+
+/*
+ * Is the record at @ts, the next of a walk in order, newer than what the
+ * last dump saw?  @eq counts the walk's records at the timestamp the last
+ * dump ended at.
+ */
+static bool lkst_dump_is_new(struct lkst_dump_cpu *c, u64 ts, unsigned int *eq)
+{
+	if (!c->dumped || ts > c->since_ts)
+		return true;
+	return ts == c->since_ts && ++*eq > c->since_run;
+}
+
+/*
+ * Put @c's iterator on the first of its last @nr records that are newer
+ * than what an earlier dump saw, and count them.
+ */
+static void lkst_dump_seek(struct lkst_dump_cpu *c, unsigned int nr)
+{
+	unsigned int n = 0, skip, walked = 0, eq = 0;
 	u64 ts;
 
-	ring_buffer_iter_reset(it);
-	for (; lkst_dump_peek(it, &ts); ring_buffer_iter_advance(it))
-		n++;
-	ring_buffer_iter_reset(it);
-	for (skip = n > nr ? n - nr : 0; skip && lkst_dump_peek(it, &ts); skip--)
-		ring_buffer_iter_advance(it);
-	return min(n, nr);
+	c->seen = false;
+	ring_buffer_iter_reset(c->it);
+	for (; lkst_dump_peek(c->it, &ts); lkst_dump_step(c->it, &walked)) {
+		if (lkst_dump_is_new(c, ts, &eq))
+			n++;
+		if (!c->seen || ts != c->last_ts)
+			c->last_run = 0;
+		c->seen = true;
+		c->last_ts = ts;
+		c->last_run++;
+	}
+	ring_buffer_iter_reset(c->it);
+	skip = n > nr ? n - nr : 0;
+	for (eq = 0; lkst_dump_peek(c->it, &ts); lkst_dump_step(c->it, &walked)) {
+		if (!lkst_dump_is_new(c, ts, &eq))
+			continue;
+		if (!skip)
+			break;
+		skip--;
+	}
+	c->left = min(n, nr);
+}
+
+/* The CPU whose next record is the oldest, or -1 if none is left. */
+static int lkst_dump_oldest(struct lkst_dump_iters *di,
+			    struct lkst_record **recp, u64 *tsp)
+{
+	struct lkst_record *rec;
+	unsigned int cpu;
+	int min_cpu = -1;
+	u64 ts;
+
+	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
+		struct lkst_dump_cpu *c = &di->cpu[cpu];
+
+		if (!c->left)
+			continue;
+		rec = lkst_dump_peek(c->it, &ts);
+		if (!rec) {
+			c->left = 0;
+			continue;
+		}
+		if (min_cpu < 0 || ts < *tsp) {
+			*recp = rec;
+			*tsp = ts;
+			min_cpu = cpu;
+		}
+	}
+	return min_cpu;
 }
 
 /**
  * lkst_dump_records - format the last records of every CPU, merged by time
  * @di: iterators from lkst_dump_iters_alloc()
  * @nr: how many of the last records of each CPU
+ * @max: how many records in all, at the most: the newest are printed
  * @out: called with each line (NUL-terminated, ending in a newline)
  * @data: passed to @out
  *
- * Does not allocate, sleep or consume: it can run again over the same
- * records.  Lines are formatted by lkst_record_print() into one static
- * buffer, so calls must not run concurrently (lkst_dump() runs once).
+ * Does not allocate, sleep, wait for a lock or consume.  A CPU whose
+ * reader lock is taken is left out, with its ->skipped set.  Records that
+ * an earlier call over @di saw are not printed again: only those newer
+ * than the newest of each CPU then.  Lines are formatted by
+ * lkst_record_print() into one static buffer, so calls must not run
+ * concurrently (lkst_dump() runs one at a time).
  *
+ * Context: interrupts disabled.
  * Return: the number of lines.
  */
 unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
+			       unsigned int max,
 			       void (*out)(const char *line, void *data),
 			       void *data)
 {
-	unsigned int cpu, lines = 0;
+	unsigned int cpu, total = 0, lines = 0;
+	struct lkst_record *rec;
 	struct seq_buf s;
+	int next;
+	u64 ts;
 
-	for (cpu = 0; cpu < di->nr_cpus; cpu++)
-		di->cpu[cpu].left = di->cpu[cpu].it ?
-				    lkst_dump_seek(di->cpu[cpu].it, nr) : 0;
-	for (;;) {
-		struct lkst_record *rec, *min_rec = NULL;
-		unsigned int min_cpu = 0;
-		u64 ts, min_ts = 0;
+	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
+		struct lkst_dump_cpu *c = &di->cpu[cpu];
 
-		for (cpu = 0; cpu < di->nr_cpus; cpu++) {
-			if (!di->cpu[cpu].left)
-				continue;
-			rec = lkst_dump_peek(di->cpu[cpu].it, &ts);
-			if (!rec) {
-				di->cpu[cpu].left = 0;
-				continue;
-			}
-			if (!min_rec || ts < min_ts) {
-				min_rec = rec;
-				min_ts = ts;
-				min_cpu = cpu;
-			}
-		}
-		if (!min_rec)
+		c->left = 0;
+		c->skipped = c->it && !ring_buffer_iter_trylock(c->it);
+		if (!c->it || c->skipped)
+			continue;
+		lkst_dump_seek(c, nr);
+		total += c->left;
+	}
+	/* One bound for the whole dump: the oldest go */
+	for (; total > max; total--) {
+		next = lkst_dump_oldest(di, &rec, &ts);
+		if (next < 0)
 			break;
+		ring_buffer_iter_advance(di->cpu[next].it);
+		di->cpu[next].left--;
+	}
+	while ((next = lkst_dump_oldest(di, &rec, &ts)) >= 0) {
 		seq_buf_init(&s, lkst_dump_line, sizeof(lkst_dump_line));
-		lkst_record_print(&s, min_rec, min_cpu, min_ts);
+		lkst_record_print(&s, rec, next, ts);
 		/* A truncated line still ends the line. */
 		if (seq_buf_has_overflowed(&s))
 			lkst_dump_line[sizeof(lkst_dump_line) - 2] = '\n';
 		out(seq_buf_str(&s), data);
 		lines++;
-		ring_buffer_iter_advance(di->cpu[min_cpu].it);
-		di->cpu[min_cpu].left--;
+		ring_buffer_iter_advance(di->cpu[next].it);
+		di->cpu[next].left--;
+	}
+	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
+		struct lkst_dump_cpu *c = &di->cpu[cpu];
+
+		if (!c->it || c->skipped)
+			continue;
+		ring_buffer_iter_unlock(c->it);
+		if (c->seen) {
+			c->dumped = true;
+			c->since_ts = c->last_ts;
+			c->since_run = c->last_run;
+		}
 	}
 	return lines;
 }
@@ -195,40 +282,71 @@ static void lkst_dump_print(const char *line, void *data)
 	touch_nmi_watchdog();
 }
 
-static void lkst_dump(const char *why)
+/* "; cpu1, cpu3 left out: a reader holds each buffer's lock" */
+static void lkst_dump_skipped(struct seq_buf *s, struct lkst_dump_iters *di)
+{
+	unsigned int cpu, n = 0;
+
+	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
+		if (!di->cpu[cpu].skipped)
+			continue;
+		seq_buf_printf(s, "%scpu%u", n++ ? ", " : "; ", cpu);
+	}
+	if (n)
+		seq_buf_printf(s, " left out: a reader holds %s buffer's lock",
+			       n > 1 ? "each" : "its");
+}
+
+static void lkst_dump(const char *why, bool panic)
 {
 	unsigned int nr = READ_ONCE(lkst_dump_nr);
 	struct lkst_buffer *buf = lkst_buffer_default();
+	static char note[128];
 	struct lkst_dump_iters *di;
 	unsigned long flags;
 	unsigned int lines;
-	bool swapped;
+	struct seq_buf s;
+	bool swapped, on;
 
-	if (!nr || !buf || atomic_cmpxchg(&lkst_dump_done, 0, 1))
+	if (!nr || !buf || atomic_cmpxchg(&lkst_dump_running, 0, 1))
 		return;
 	/* Keeps lkst_dump_suspend() from freeing the iterators meanwhile. */
 	local_irq_save(flags);
 	/* What the console shows is what stays in the buffer. */
+	on = tracer_tracing_is_on(buf->tr);
 	tracer_tracing_off(buf->tr);
 	di = READ_ONCE(lkst_dump_its);
 	/* A snapshot of instances/lkst swapped the buffer under them */
 	swapped = di && di->rb != lkst_buffer_rb(buf);
-	pr_emerg("lkst: dump on %s: the last %u records of each CPU of the default buffer\n",
-		 why, nr);
+	pr_emerg("lkst: dump on %s: the last %u records of each CPU of the default buffer, %u in all at the most\n",
+		 why, nr, LKST_DUMP_MAX);
 	pr_emerg("LKST dump begin\n");
-	lines = di && !swapped ? lkst_dump_records(di, nr, lkst_dump_print, NULL) : 0;
+	lines = di && !swapped ?
+		lkst_dump_records(di, nr, LKST_DUMP_MAX, lkst_dump_print, NULL) : 0;
 	pr_emerg("LKST dump end\n");
-	pr_emerg("lkst: dump on %s: %u records%s\n", why, lines,
-		 !di ? " (the buffer was being resized)" :
-		 swapped ? " (a snapshot of instances/lkst swapped the buffer)" : "");
+	seq_buf_init(&s, note, sizeof(note));
+	if (!di)
+		seq_buf_puts(&s, " (the buffer was being resized)");
+	else if (swapped)
+		seq_buf_puts(&s, " (a snapshot of instances/lkst swapped the buffer)");
+	else
+		lkst_dump_skipped(&s, di);
+	pr_emerg("lkst: dump on %s: %u records%s\n", why, lines, seq_buf_str(&s));
+	/*
+	 * The kernel may survive an oops: go on recording for the next one.
+	 * After a panic the buffer keeps what the console showed.
+	 */
+	if (on && !panic)
+		tracer_tracing_on(buf->tr);
 	local_irq_restore(flags);
+	atomic_set(&lkst_dump_running, 0);
 }
 
 static int lkst_dump_die_notify(struct notifier_block *nb, unsigned long val,
 				void *data)
 {
 	if (val == DIE_OOPS)
-		lkst_dump("oops");
+		lkst_dump("oops", false);
 	return NOTIFY_DONE;
 }
 
@@ -239,7 +357,7 @@ static struct notifier_block lkst_dump_die_nb = {
 static int lkst_dump_panic_notify(struct notifier_block *nb,
 				  unsigned long val, void *data)
 {
-	lkst_dump("panic");
+	lkst_dump("panic", true);
 	return NOTIFY_DONE;
 }
 

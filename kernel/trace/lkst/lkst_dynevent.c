@@ -64,6 +64,8 @@ struct lkst_dynevent {
 static struct lkst_dynevent __rcu *lkst_dyn[LKST_EV_DYN_MAX];
 /* The slot to try first: IDs are given out in turn. */
 static unsigned int lkst_dyn_next;
+/* Events registered so far: each one's generation, under lkst_mutex */
+static u32 lkst_dyn_gen;
 
 static struct lkst_dynevent *lkst_dyn_slot(unsigned int id)
 {
@@ -630,6 +632,7 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 		goto free;
 
 	ev->desc.id = LKST_EV_DYN_FIRST + slot;
+	ev->desc.gen = ++lkst_dyn_gen;
 	ev->desc.name = ev->name;
 	ev->desc.argfmt = ev->argfmt;
 	ev->desc.hook = ev->symbol;
@@ -767,27 +770,30 @@ int lkst_dynevent_command(const char *cmd)
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_command);
 
 /**
- * lkst_dynevent_remove_unused - remove every dynamic event no maskset names
+ * lkst_dynevent_remove_all - remove every dynamic event, or none
  *
- * What opening dynamic_events with O_TRUNC does.
+ * What opening dynamic_events with O_TRUNC does, as kprobe_events does:
+ * if a maskset names one of the events, nothing is removed.
  *
- * Return: the number of events left (named by a maskset).
+ * Return: 0; -EBUSY if a maskset names an event.
  */
-int lkst_dynevent_remove_unused(void)
+int lkst_dynevent_remove_all(void)
 {
 	struct lkst_dynevent *ev;
 	bool clear = false;
 	unsigned int i;
-	int left = 0;
 
 	guard(mutex)(&lkst_mutex);
-	/* One clear of the buffers for all the events that recorded */
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
 		ev = rcu_dereference_protected(lkst_dyn[i],
 					       lockdep_is_held(&lkst_mutex));
-		if (ev && ev->recorded && !__lkst_masksets_use_event(ev->desc.id))
-			clear = true;
+		if (!ev)
+			continue;
+		if (__lkst_masksets_use_event(ev->desc.id))
+			return -EBUSY;
+		clear |= ev->recorded;
 	}
+	/* One clear of the buffers for all the events that recorded */
 	if (clear)
 		__lkst_buffers_clear();
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
@@ -795,17 +801,12 @@ int lkst_dynevent_remove_unused(void)
 					       lockdep_is_held(&lkst_mutex));
 		if (!ev)
 			continue;
-		if (__lkst_masksets_use_event(ev->desc.id)) {
-			left++;
-			continue;
-		}
-		if (clear)
-			ev->recorded = false;
+		ev->recorded = false;
 		__lkst_dyn_remove(ev);
 	}
-	return left;
+	return 0;
 }
-EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_remove_unused);
+EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_remove_all);
 
 /* dynamic_events: the definitions, in ID order, as they can be written */
 void lkst_dynevents_print(struct seq_buf *s)
@@ -848,12 +849,17 @@ static int lkst_dynevent_open(struct inode *inode, struct file *filp)
 	ret = tracing_check_open_get_tr(NULL);
 	if (ret)
 		return ret;
-	/* As kprobe_events: "> dynamic_events" removes the events, here
-	 * those no maskset names (the others stay, see error_log).
+	/*
+	 * As kprobe_events: "> dynamic_events" removes every event, or none
+	 * and -EBUSY while a maskset names one.
 	 */
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC) &&
-	    lkst_dynevent_remove_unused())
-		lkst_log_err(LKST_DYN_LOC, "", LKST_ERR_IN_USE, 0);
+	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
+		ret = lkst_dynevent_remove_all();
+		if (ret) {
+			lkst_log_err(LKST_DYN_LOC, "", LKST_ERR_IN_USE, 0);
+			return ret;
+		}
+	}
 	if (filp->f_mode & FMODE_READ)
 		return single_open(filp, lkst_dynevent_show, NULL);
 	return 0;

@@ -73,6 +73,8 @@ struct lkst_event_desc {
 	const char	*hook;		/* the tracepoint (or notifier) */
 	int		(*attach)(void);
 	void		(*detach)(void);
+	/* a dynamic event's, to tell it from earlier events of its ID */
+	u32		gen;
 };
 
 const struct lkst_event_desc *lkst_event_desc(unsigned int id);
@@ -91,7 +93,7 @@ void __lkst_event_forget(unsigned int id);
 const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id);
 int __lkst_dynevent_arm(unsigned int id, bool on);
 int lkst_dynevent_command(const char *cmd);
-int lkst_dynevent_remove_unused(void);
+int lkst_dynevent_remove_all(void);
 void lkst_dynevents_print(struct seq_buf *s);
 int lkst_dynevent_create_files(struct dentry *top);
 #else
@@ -384,6 +386,8 @@ struct lkst_table_entry {
 struct lkst_table {
 	struct lkst_table_entry	ent[LKST_NR_IDS];
 	DECLARE_BITMAP(used, LKST_NR_IDS);
+	/* the generation of the dynamic event each line named */
+	u32			dyn_gen[LKST_EV_DYN_MAX];
 };
 
 struct lkst_maskset {
@@ -494,6 +498,27 @@ void lkst_sync_flush(void);
 int lkst_masksets_init(void);
 
 /* lkst_control.c */
+
+/*
+ * DEFINE_SHOW_ATTRIBUTE() with the check every file under tracing/ makes
+ * on open: none while the kernel is locked down (LOCKDOWN_TRACEFS).
+ */
+#define LKST_DEFINE_SHOW_ATTRIBUTE(__name)				\
+static int __name ## _open(struct inode *inode, struct file *file)	\
+{									\
+	int ret = tracing_check_open_get_tr(NULL);			\
+									\
+	return ret ? ret : single_open(file, __name ## _show,		\
+				       inode->i_private);		\
+}									\
+									\
+static const struct file_operations __name ## _fops = {		\
+	.open		= __name ## _open,				\
+	.read		= seq_read,					\
+	.llseek		= seq_lseek,					\
+	.release	= single_release,				\
+}
+
 extern struct dentry *lkst_masksets_dir;
 extern struct dentry *lkst_buffers_dir;
 int lkst_control_files_init(struct dentry *top);
@@ -501,24 +526,41 @@ int lkst_format_create_files(struct dentry *dir);
 void lkst_format_print(struct seq_buf *s);
 
 /* lkst_dump.c */
-#define LKST_DUMP_MAX		1000	/* records per CPU on the console */
+#define LKST_DUMP_MAX		1000	/* records per CPU, and in all */
 #define LKST_DUMP_LINE_MAX	256
 
 struct ring_buffer_iter;
+
+/* What the dump reads of one CPU */
+struct lkst_dump_cpu {
+	struct ring_buffer_iter	*it;		/* NULL: CPU never online */
+	unsigned int		left;		/* records still to print */
+	bool			skipped;	/* its reader lock was taken */
+	/*
+	 * Where the last dump ended: its newest record's timestamp, and how
+	 * many records up to it had that timestamp (a coarse trace clock
+	 * gives many records one).
+	 */
+	bool			dumped;
+	u64			since_ts;
+	unsigned int		since_run;
+	/* the same for the newest record of this dump's walk */
+	bool			seen;
+	u64			last_ts;
+	unsigned int		last_run;
+};
 
 /* Non-consuming iterators over every CPU of a buffer, allocated ahead. */
 struct lkst_dump_iters {
 	struct trace_buffer		*rb;	/* what they read */
 	unsigned int			nr_cpus;
-	struct {
-		struct ring_buffer_iter	*it;	/* NULL: CPU never online */
-		unsigned int		left;	/* records still to print */
-	} cpu[];
+	struct lkst_dump_cpu		cpu[];
 };
 
 struct lkst_dump_iters *lkst_dump_iters_alloc(struct trace_buffer *rb);
 void lkst_dump_iters_free(struct lkst_dump_iters *di);
 unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
+			       unsigned int max,
 			       void (*out)(const char *line, void *data),
 			       void *data);
 int lkst_dump_set(unsigned int nr);
@@ -537,6 +579,8 @@ int lkst_dump_init(void);
 #define LKST_PERSIST_ENDED_OOPS		BIT(0)
 #define LKST_PERSIST_ENDED_PANIC	BIT(1)
 #define LKST_PERSIST_ENDED_REBOOT	BIT(2)
+/* set while a boot validates the memory, until it records into it */
+#define LKST_PERSIST_ENDED_VALIDATING	BIT(3)
 
 /*
  * The first page of the reserved memory: which half the boot that wrote
@@ -603,6 +647,8 @@ struct lkst_vmcore {
 extern struct lkst_vmcore lkst_vmcore;
 void __lkst_vmcore_update(void);
 void __lkst_vmcore_events_update(void);
+int lkst_vmcore_print_text(char *buf, size_t size,
+			   void (*print)(struct seq_buf *s));
 #else
 static inline void __lkst_vmcore_update(void) { }
 static inline void __lkst_vmcore_events_update(void) { }
@@ -652,6 +698,7 @@ enum lkst_err_type {
 	LKST_ERR_DYN_NOTRACE,
 	LKST_ERR_DYN_LOCKDOWN,
 	LKST_ERR_INSTANCE_EXISTS,
+	LKST_ERR_EVENT_REPLACED,
 	LKST_NR_ERRS
 };
 

@@ -568,6 +568,8 @@ int __lkst_maskset_parse_line(struct lkst_maskset *ms, struct lkst_table *t,
 		err = LKST_ERR_HANDLER_GOING;
 		goto bad;
 	}
+	if (d->id >= LKST_EV_DYN_FIRST)
+		t->dyn_gen[d->id - LKST_EV_DYN_FIRST] = d->gen;
 	return 0;
 
 bad:
@@ -623,6 +625,9 @@ static int __lkst_table_merge(struct lkst_table *t, struct lkst_table *cur)
 				       cur->ent[id].buf);
 		if (ret)
 			return ret;
+		if (id >= LKST_EV_DYN_FIRST)
+			t->dyn_gen[id - LKST_EV_DYN_FIRST] =
+				cur->dyn_gen[id - LKST_EV_DYN_FIRST];
 	}
 	return 0;
 }
@@ -655,11 +660,18 @@ int __lkst_maskset_commit(struct lkst_maskset *ms, struct lkst_table *t,
 		if (ret)
 			return ret;
 	}
-	/* A dynamic event removed between the write and the close */
+	/*
+	 * A dynamic event removed between the write and the close, maybe
+	 * with another event in its ID since: a line binds to the event it
+	 * named, not to the ID.
+	 */
 	for_each_set_bit(id, t->used, LKST_NR_IDS) {
-		if (!lkst_event_desc(id)) {
+		const struct lkst_event_desc *d = lkst_event_desc(id);
+
+		if (!d || (id >= LKST_EV_DYN_FIRST &&
+			   d->gen != t->dyn_gen[id - LKST_EV_DYN_FIRST])) {
 			snprintf(loc, sizeof(loc), "masksets/%s", ms->name);
-			lkst_log_err(loc, "", LKST_ERR_UNKNOWN_EVENT, 0);
+			lkst_log_err(loc, "", LKST_ERR_EVENT_REPLACED, 0);
 			return -ENOENT;
 		}
 	}

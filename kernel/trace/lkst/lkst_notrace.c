@@ -41,10 +41,12 @@
 #define pr_fmt(fmt) "lkst: " fmt
 
 #include <kunit/visibility.h>
+#include <linux/bsearch.h>
 #include <linux/jump_label.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/tracefs.h>
 #include <trace/events/sched.h>
 
@@ -232,15 +234,91 @@ static void __lkst_notrace_unpublish(void)
 		per_cpu(lkst_notrace_cpu, cpu) = false;
 }
 
+/*
+ * A write's tokens, one u64 each: the pid in the upper half, then the
+ * token's place, then whether it removes.  Sorted, each pid's tokens are
+ * together and in the order they were written, so the last one says what
+ * becomes of the pid.
+ */
+#define LKST_NT_PID_SHIFT	32
+#define LKST_NT_PLACE_SHIFT	2
+#define LKST_NT_REMOVE		BIT_ULL(0)
+#define LKST_NT_ADDED		BIT_ULL(1)	/* set by this write */
+
+static int lkst_notrace_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int lkst_notrace_cmp_pid(const void *key, const void *elt)
+{
+	u64 x = *(const u64 *)key >> LKST_NT_PID_SHIFT;
+	u64 y = *(const u64 *)elt >> LKST_NT_PID_SHIFT;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Does the write end with @pid listed? */
+static bool lkst_notrace_keeps(const u64 *ops, unsigned int n, unsigned int pid)
+{
+	u64 key = (u64)pid << LKST_NT_PID_SHIFT;
+	const u64 *op = bsearch(&key, ops, n, sizeof(*ops), lkst_notrace_cmp_pid);
+
+	return op && !(*op & LKST_NT_REMOVE);
+}
+
+/*
+ * Apply the net effect of a write, all or nothing: first the pids to add,
+ * the only step that can fail (the pid list allocates), and taken back if
+ * it does; then the removals, which cannot fail.
+ */
+static int __lkst_notrace_change(struct trace_pid_list *l, u64 *ops,
+				 unsigned int n, bool trunc)
+{
+	unsigned int i, pid;
+	int ret = 0;
+
+	for (i = 0; i < n; i++) {
+		pid = ops[i] >> LKST_NT_PID_SHIFT;
+		if ((ops[i] & LKST_NT_REMOVE) || trace_pid_list_is_set(l, pid))
+			continue;
+		ret = trace_pid_list_set(l, pid);
+		if (ret)
+			break;
+		ops[i] |= LKST_NT_ADDED;
+	}
+	if (ret) {
+		while (i--)
+			if (ops[i] & LKST_NT_ADDED)
+				trace_pid_list_clear(l, ops[i] >> LKST_NT_PID_SHIFT);
+		return ret;
+	}
+	if (trunc) {
+		for (ret = trace_pid_list_first(l, &pid); !ret;
+		     ret = trace_pid_list_next(l, pid + 1, &pid))
+			if (!lkst_notrace_keeps(ops, n, pid))
+				trace_pid_list_clear(l, pid);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (ops[i] & LKST_NT_REMOVE)
+			trace_pid_list_clear(l, ops[i] >> LKST_NT_PID_SHIFT);
+	return 0;
+}
+
 /**
  * lkst_notrace_apply - apply one write to notrace_pids
  * @text:	whitespace-separated tokens: PID adds, !PID removes
  * @trunc:	empty the list first
  *
  * All or nothing: every token is checked before the list is touched, and
- * a bad one changes nothing and is reported in error_log.  The list is
- * changed in place, under its own lock, as the fork and free probes
- * change it, so that none of their updates is lost to a copy.
+ * a bad one changes nothing and is reported in error_log; a list that
+ * cannot grow (-ENOMEM) is left as it was, too.  The last token naming a
+ * pid decides whether it is listed.  The list is changed in place, under
+ * its own lock, as the fork and free probes change it, so that none of
+ * their updates is lost to a copy.
  *
  * Context: process context; takes lkst_mutex.
  * Return: 0 or -errno.
@@ -249,12 +327,12 @@ int lkst_notrace_apply(char *text, bool trunc)
 {
 	struct trace_pid_list *l, *new = NULL;
 	char tok[LKST_PID_TOKEN_MAX], *p;
-	unsigned int pid, n = 0, i;
+	unsigned int pid, n = 0, i, m;
 	size_t len;
 	bool remove;
-	int ret = 0;
-	/* pid to add, -pid to remove; a token takes two characters or more */
-	int *ops __free(kfree) = kmalloc_array(strlen(text) / 2 + 1,
+	int ret;
+	/* a token takes two characters or more, with its separator */
+	u64 *ops __free(kfree) = kmalloc_array(strlen(text) / 2 + 1,
 					       sizeof(*ops), GFP_KERNEL);
 
 	if (!ops)
@@ -266,49 +344,60 @@ int lkst_notrace_apply(char *text, bool trunc)
 		if (len < sizeof(tok))
 			strscpy(tok, p + remove, len + 1 - remove);
 		if (len >= sizeof(tok) || len == remove ||
-		    kstrtouint(tok, 10, &pid) || !pid || pid > PID_MAX_LIMIT) {
+		    kstrtouint(tok, 10, &pid) || !pid || pid >= PID_MAX_LIMIT) {
 			lkst_log_err("notrace_pids", text, LKST_ERR_BAD_PID,
 				     p - text);
 			return -EINVAL;
 		}
-		ops[n++] = remove ? -(int)pid : (int)pid;
+		ops[n] = (u64)pid << LKST_NT_PID_SHIFT |
+			 (u64)n << LKST_NT_PLACE_SHIFT |
+			 (remove ? LKST_NT_REMOVE : 0);
+		n++;
 	}
+	/* Each pid once, as its last token says */
+	sort(ops, n, sizeof(*ops), lkst_notrace_cmp, NULL);
+	for (i = 0, m = 0; i < n; i++)
+		if (i == n - 1 || ops[i] >> LKST_NT_PID_SHIFT !=
+				  ops[i + 1] >> LKST_NT_PID_SHIFT)
+			ops[m++] = ops[i];
+	n = m;
 
 	guard(mutex)(&lkst_mutex);
 	l = lkst_notrace_list_locked();
-	if (l && trunc) {
-		while (!trace_pid_list_first(l, &pid))
-			trace_pid_list_clear(l, pid);
-	}
 	if (!l) {
 		new = trace_pid_list_alloc();
-		if (!new)
+		if (!new) {
+			lkst_log_err("notrace_pids", text, LKST_ERR_NO_MEMORY, 0);
 			return -ENOMEM;
+		}
 		l = new;
 	}
-	for (i = 0; i < n && !ret; i++)
-		ret = ops[i] > 0 ? trace_pid_list_set(l, ops[i]) :
-				   trace_pid_list_clear(l, -ops[i]);
+	ret = __lkst_notrace_change(l, ops, n, trunc);
+	if (ret) {
+		lkst_log_err("notrace_pids", text, LKST_ERR_NO_MEMORY, 0);
+		if (new)
+			trace_pid_list_free(new);
+		return ret;
+	}
 	if (trace_pid_list_first(l, &pid)) {
 		/* empty */
 		if (new)
 			trace_pid_list_free(new);
 		else
 			__lkst_notrace_unpublish();
-		return ret;
+		return 0;
 	}
 	if (new) {
-		int err = __lkst_notrace_publish(new);
-
-		if (err) {
+		ret = __lkst_notrace_publish(new);
+		if (ret) {
 			trace_pid_list_free(new);
-			return err;
+			return ret;
 		}
 	} else {
 		/* Tasks running now may have joined or left the list. */
 		on_each_cpu(lkst_notrace_sync_cpu, NULL, 1);
 	}
-	return ret;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_notrace_apply);
 

@@ -272,7 +272,7 @@ lkst_persist_open_last(unsigned long addr, phys_addr_t half)
 	/* Nothing of this boot goes into it. */
 	tracer_tracing_off(tr);
 	for_each_possible_cpu(cpu) {
-		if (!ring_buffer_range_cpu_valid(tr->array_buffer.buffer, cpu)) {
+		if (ring_buffer_range_cpu_lost(tr->array_buffer.buffer, cpu)) {
 			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 				 "cpu%d: the records are corrupted (see the \"Ring buffer\" lines of the kernel log)",
 				 cpu);
@@ -304,6 +304,7 @@ struct trace_array *__init lkst_persist_init(void)
 	struct trace_buffer *empty;
 	phys_addr_t start, size, half;
 	unsigned long base;
+	bool prev_ok = false;
 	u64 boot = 1;
 	u32 active = 0;
 
@@ -343,10 +344,29 @@ struct trace_array *__init lkst_persist_init(void)
 	if (lkst_persist_check(hdr, size, lkst_last.reason,
 			       sizeof(lkst_last.reason))) {
 		lkst_last.prev = *hdr;
-		active = !hdr->active;
 		boot = hdr->boot + 1;
-		last = lkst_persist_open_last(base + hdr->active * half, half);
+		if (hdr->ended & LKST_PERSIST_ENDED_VALIDATING) {
+			/* What stopped that boot is still there: clear it */
+			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+				 "boot %llu stopped while it validated the reserved memory, which was cleared",
+				 hdr->boot);
+			memset((void *)base, 0, 2 * half);
+		} else {
+			active = !hdr->active;
+			prev_ok = true;
+		}
 	}
+	/*
+	 * Until both halves are validated, by the ring buffer as their
+	 * instances are created, the header says so: if the validation
+	 * brings the machine down, the next boot clears the memory instead
+	 * of going down the same way.
+	 */
+	lkst_persist_hdr_init(hdr, size, active, boot);
+	hdr->ended = LKST_PERSIST_ENDED_VALIDATING;
+	if (prev_ok)
+		last = lkst_persist_open_last(base + lkst_last.prev.active * half,
+					      half);
 
 	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base + active * half,
 				  half);
@@ -358,6 +378,8 @@ struct trace_array *__init lkst_persist_init(void)
 		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
 			lkst_persist_label, tr);
 		tr = NULL;
+		/* The memory is the previous boot's still */
+		*hdr = lkst_last.prev;
 		if (!last)
 			memunmap(hdr);
 		goto out;
@@ -411,6 +433,8 @@ static const char *lkst_persist_ended_str(void)
 {
 	u32 ended = lkst_last.prev.ended;
 
+	if (ended & LKST_PERSIST_ENDED_VALIDATING)
+		return "a crash while it validated the reserved memory";
 	if (ended & LKST_PERSIST_ENDED_PANIC || lkst_last.panic_record)
 		return "panic";
 	if (ended & LKST_PERSIST_ENDED_OOPS)

@@ -69,6 +69,30 @@ void __lkst_vmcore_update(void)
 }
 
 /**
+ * lkst_vmcore_print_text - print a text of the descriptor, whole or not at all
+ * @buf: where it goes
+ * @size: the size of @buf
+ * @print: what prints it
+ *
+ * Return: its length, without the NUL that ends it in @buf; -E2BIG if it
+ * does not fit, as a truncated format or list of events would make
+ * 'lkst extract' misread every record after the cut.
+ */
+int lkst_vmcore_print_text(char *buf, size_t size,
+			   void (*print)(struct seq_buf *s))
+{
+	struct seq_buf s;
+
+	seq_buf_init(&s, buf, size);
+	print(&s);
+	if (seq_buf_has_overflowed(&s) || seq_buf_used(&s) >= size)
+		return -E2BIG;
+	buf[seq_buf_used(&s)] = '\0';
+	return seq_buf_used(&s);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_vmcore_print_text);
+
+/**
  * __lkst_vmcore_events_update - describe the events as they are now
  *
  * Called when a dynamic event was added or removed, so that the events a
@@ -79,7 +103,7 @@ void __lkst_vmcore_update(void)
 void __lkst_vmcore_events_update(void)
 {
 	char *text, *old;
-	struct seq_buf s;
+	int len;
 
 	lockdep_assert_held(&lkst_mutex);
 	old = (char *)(unsigned long)lkst_vmcore.text[LKST_VMCORE_EVENTS];
@@ -88,19 +112,16 @@ void __lkst_vmcore_events_update(void)
 	text = kmalloc(LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
 	if (!text)
 		goto none;
-	seq_buf_init(&s, text, LKST_VMCORE_TEXT_MAX);
-	lkst_events_print(&s);
-	if (seq_buf_has_overflowed(&s) || !seq_buf_used(&s) ||
-	    seq_buf_used(&s) >= LKST_VMCORE_TEXT_MAX) {
+	len = lkst_vmcore_print_text(text, LKST_VMCORE_TEXT_MAX, lkst_events_print);
+	if (len <= 0) {
 		kfree(text);
 		goto none;
 	}
-	text[seq_buf_used(&s)] = '\0';
 	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], 0);
 	barrier();
 	WRITE_ONCE(lkst_vmcore.text[LKST_VMCORE_EVENTS], (unsigned long)text);
 	barrier();
-	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], seq_buf_used(&s));
+	WRITE_ONCE(lkst_vmcore.text_len[LKST_VMCORE_EVENTS], len);
 	kfree(old);
 	return;
 none:
@@ -110,10 +131,13 @@ none:
 }
 
 /* A copy of a file's text that the descriptor points to */
-static int __init lkst_vmcore_text(unsigned int i, const char *text,
-				   size_t len)
+static int __init lkst_vmcore_text(unsigned int i, const char *text, int len)
 {
-	char *copy = kmemdup_nul(text, len, GFP_KERNEL);
+	char *copy;
+
+	if (len < 0)
+		return len;
+	copy = kmemdup_nul(text, len, GFP_KERNEL);
 
 	if (!copy)
 		return -ENOMEM;
@@ -125,7 +149,6 @@ static int __init lkst_vmcore_text(unsigned int i, const char *text,
 static int __init lkst_vmcore_init(void)
 {
 	struct trace_seq *ts;
-	struct seq_buf s;
 	char *buf;
 	int ret = -ENOMEM;
 
@@ -136,24 +159,24 @@ static int __init lkst_vmcore_init(void)
 	if (!buf || !ts)
 		goto out;
 
-	seq_buf_init(&s, buf, LKST_VMCORE_TEXT_MAX);
-	lkst_format_print(&s);
-	ret = lkst_vmcore_text(LKST_VMCORE_FORMAT, buf, seq_buf_used(&s));
-	seq_buf_init(&s, buf, LKST_VMCORE_TEXT_MAX);
-	lkst_events_print(&s);
-	if (!ret && seq_buf_has_overflowed(&s))
-		ret = -E2BIG;
+	ret = lkst_vmcore_text(LKST_VMCORE_FORMAT, buf,
+			       lkst_vmcore_print_text(buf, LKST_VMCORE_TEXT_MAX,
+						      lkst_format_print));
 	if (!ret)
-		ret = lkst_vmcore_text(LKST_VMCORE_EVENTS, buf, seq_buf_used(&s));
+		ret = lkst_vmcore_text(LKST_VMCORE_EVENTS, buf,
+				       lkst_vmcore_print_text(buf, LKST_VMCORE_TEXT_MAX,
+							      lkst_events_print));
 	trace_seq_init(ts);
 	ring_buffer_print_page_header(lkst_buffer_rb(lkst_buffer_default()), ts);
 	if (!ret)
 		ret = lkst_vmcore_text(LKST_VMCORE_HEADER_PAGE, ts->buffer,
+				       trace_seq_has_overflowed(ts) ? -E2BIG :
 				       trace_seq_used(ts));
 	trace_seq_init(ts);
 	ring_buffer_print_entry_header(ts);
 	if (!ret)
 		ret = lkst_vmcore_text(LKST_VMCORE_HEADER_EVENT, ts->buffer,
+				       trace_seq_has_overflowed(ts) ? -E2BIG :
 				       trace_seq_used(ts));
 	if (ret)
 		goto out;

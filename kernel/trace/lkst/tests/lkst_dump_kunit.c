@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the dump on oops and panic: the last N records of a
- * buffer, in order, formatted as the trace file does, without consuming.
+ * buffer, in order, formatted as the trace file does, without consuming,
+ * bounded in all, only what an earlier dump did not see, and without the
+ * CPUs whose reader lock is taken.
  */
 #include <kunit/test.h>
 #include <linux/ring_buffer.h>
@@ -78,6 +80,14 @@ static void lkst_test_expect(struct kunit *test, const char *line, u64 arg0)
 			   lkst_test_tail(seq_buf_str(&s)));
 }
 
+/* The dump runs with interrupts disabled */
+static unsigned int lkst_test_dump(struct lkst_dump_iters *di, unsigned int nr,
+				   unsigned int max, struct lkst_test_out *out)
+{
+	guard(irqsave)();
+	return lkst_dump_records(di, nr, max, lkst_test_collect, out);
+}
+
 static struct lkst_dump_iters *lkst_test_iters(struct kunit *test,
 					       struct lkst_buffer *buf)
 {
@@ -101,7 +111,7 @@ static void lkst_dump_last_n(struct kunit *test)
 	lkst_test_write(buf, 100, 10);
 	di = lkst_test_iters(test, buf);
 
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 3, lkst_test_collect, out), 3);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 3, LKST_DUMP_MAX, out), 3);
 	KUNIT_ASSERT_EQ(test, out->n, 3);
 	for (i = 0; i < 3; i++)
 		lkst_test_expect(test, out->line[i], 107 + i);
@@ -129,34 +139,99 @@ static void lkst_dump_all_when_fewer(struct kunit *test)
 	lkst_test_write(buf, 4, 2);
 	di = lkst_test_iters(test, buf);
 
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 50, lkst_test_collect, out), 6);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 50, LKST_DUMP_MAX, out), 6);
 	KUNIT_ASSERT_EQ(test, out->n, 6);
 	for (i = 0; i < 6; i++)
 		lkst_test_expect(test, out->line[i], i);
 }
 
-/* A dump consumes nothing: a second one prints the same lines. */
-static void lkst_dump_not_consuming(struct kunit *test)
+/*
+ * A dump consumes nothing, and a second one prints only what came after
+ * the first: an oops the kernel survived, then a panic.
+ */
+static void lkst_dump_only_newer(struct kunit *test)
 {
 	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_test_out *a, *b;
+	struct lkst_test_out *a, *b, *c;
 	struct lkst_dump_iters *di;
 	unsigned int i;
 	int cpu;
 
 	a = lkst_test_out(test);
 	b = lkst_test_out(test);
+	c = lkst_test_out(test);
 	cpu = get_cpu();
 	lkst_test_write(buf, 0, 5);
 	put_cpu();
 	di = lkst_test_iters(test, buf);
 
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 5, lkst_test_collect, a), 5);
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 5, lkst_test_collect, b), 5);
-	for (i = 0; i < 5; i++)
-		KUNIT_EXPECT_STREQ(test, a->line[i], b->line[i]);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, a), 5);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, b), 0);
 	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(lkst_buffer_rb(buf), cpu), 5);
 	KUNIT_EXPECT_EQ(test, ring_buffer_read_events_cpu(lkst_buffer_rb(buf), cpu), 0);
+
+	cpu = get_cpu();
+	lkst_test_write(buf, 5, 2);
+	put_cpu();
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, c), 2);
+	KUNIT_ASSERT_EQ(test, c->n, 2);
+	for (i = 0; i < 2; i++)
+		lkst_test_expect(test, c->line[i], 5 + i);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(lkst_buffer_rb(buf), cpu), 7);
+}
+
+/* At most max records in all: the newest of the last nr */
+static void lkst_dump_bounded_in_all(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+	struct lkst_test_out *out;
+	struct lkst_dump_iters *di;
+	unsigned int i;
+
+	out = lkst_test_out(test);
+	lkst_test_write(buf, 0, 10);
+	di = lkst_test_iters(test, buf);
+
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 8, 3, out), 3);
+	KUNIT_ASSERT_EQ(test, out->n, 3);
+	for (i = 0; i < 3; i++)
+		lkst_test_expect(test, out->line[i], 7 + i);
+}
+
+/*
+ * A CPU whose reader lock is held (a reader the panic stopped, or one the
+ * NMI interrupted) is left out, not waited for; the next dump reads it.
+ */
+static void lkst_dump_skips_a_locked_cpu(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+	struct ring_buffer_iter *reader;
+	struct lkst_test_out *a, *b;
+	struct lkst_dump_iters *di;
+	unsigned int n;
+	int cpu;
+
+	a = lkst_test_out(test);
+	b = lkst_test_out(test);
+	cpu = get_cpu();
+	lkst_test_write(buf, 0, 4);
+	put_cpu();
+	di = lkst_test_iters(test, buf);
+	reader = ring_buffer_read_start(lkst_buffer_rb(buf), cpu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, reader);
+
+	scoped_guard(irqsave) {
+		KUNIT_ASSERT_TRUE(test, ring_buffer_iter_trylock(reader));
+		n = lkst_dump_records(di, 10, LKST_DUMP_MAX, lkst_test_collect, a);
+		ring_buffer_iter_unlock(reader);
+	}
+	ring_buffer_read_finish(reader);
+	KUNIT_EXPECT_EQ(test, n, 0);
+	KUNIT_EXPECT_EQ(test, a->n, 0);
+	KUNIT_EXPECT_TRUE(test, di->cpu[cpu].skipped);
+
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 10, LKST_DUMP_MAX, b), 4);
+	KUNIT_EXPECT_FALSE(test, di->cpu[cpu].skipped);
 }
 
 static void lkst_dump_empty(struct kunit *test)
@@ -167,11 +242,11 @@ static void lkst_dump_empty(struct kunit *test)
 
 	out = lkst_test_out(test);
 	di = lkst_test_iters(test, buf);
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 10, lkst_test_collect, out), 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 10, LKST_DUMP_MAX, out), 0);
 	KUNIT_EXPECT_EQ(test, out->n, 0);
 	/* 0 records per CPU prints nothing either */
 	lkst_test_write(buf, 0, 3);
-	KUNIT_EXPECT_EQ(test, lkst_dump_records(di, 0, lkst_test_collect, out), 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 0, LKST_DUMP_MAX, out), 0);
 }
 
 static void lkst_dump_set_bounds(struct kunit *test)
@@ -194,7 +269,9 @@ static void lkst_dump_set_bounds(struct kunit *test)
 static struct kunit_case lkst_dump_test_cases[] = {
 	KUNIT_CASE(lkst_dump_last_n),
 	KUNIT_CASE(lkst_dump_all_when_fewer),
-	KUNIT_CASE(lkst_dump_not_consuming),
+	KUNIT_CASE(lkst_dump_only_newer),
+	KUNIT_CASE(lkst_dump_bounded_in_all),
+	KUNIT_CASE(lkst_dump_skips_a_locked_cpu),
 	KUNIT_CASE(lkst_dump_empty),
 	KUNIT_CASE(lkst_dump_set_bounds),
 	{}

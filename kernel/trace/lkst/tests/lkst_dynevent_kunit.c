@@ -32,12 +32,12 @@ static const char *lkst_test_dyn_show(struct kunit *test)
 
 static void lkst_test_dyn_cleanup(void *unused)
 {
-	lkst_dynevent_remove_unused();
+	lkst_dynevent_remove_all();
 }
 
 static void lkst_test_dyn_init(struct kunit *test)
 {
-	KUNIT_ASSERT_EQ(test, lkst_dynevent_remove_unused(), 0);
+	KUNIT_ASSERT_EQ(test, lkst_dynevent_remove_all(), 0);
 	KUNIT_ASSERT_STREQ(test, lkst_test_dyn_show(test), "");
 	KUNIT_ASSERT_EQ(test, 0,
 			kunit_add_action_or_reset(test, lkst_test_dyn_cleanup, NULL));
@@ -236,7 +236,7 @@ static void lkst_dynevent_ids(struct kunit *test)
 			-ENOSPC);
 	KUNIT_EXPECT_STREQ(test, lkst_last_err(NULL, NULL),
 			   "Too many user objects");
-	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_unused(), 0);
+	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_all(), 0);
 	KUNIT_EXPECT_STREQ(test, lkst_test_dyn_show(test), "");
 }
 
@@ -276,6 +276,7 @@ static void lkst_dynevent_records(struct kunit *test)
 	unsigned int ent, ret_id, refs;
 	struct lkst_maskset *ms;
 	struct lkst_record rec, recs[2];
+	const char *shown;
 	char *text;
 
 	lkst_test_dyn_init(test);
@@ -337,7 +338,10 @@ static void lkst_dynevent_records(struct kunit *test)
 	/* Named by a maskset: not removed, by -: or by truncation */
 	KUNIT_EXPECT_EQ(test, lkst_dynevent_command("-:KUNIT_ENTRY"), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, lkst_last_err(NULL, NULL), "In use");
-	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_unused(), 2);
+	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_all(), -EBUSY);
+	shown = lkst_test_dyn_show(test);
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(shown, "p:KUNIT_ENTRY "));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(shown, "\nr:KUNIT_RET "));
 	text = kstrdup("KUNIT_RET DEFAULT kunit_dyn\n", GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	scoped_guard(mutex, &lkst_mutex)
@@ -345,18 +349,72 @@ static void lkst_dynevent_records(struct kunit *test)
 	kfree(text);
 	KUNIT_EXPECT_EQ(test, lkst_dynevent_command("-:KUNIT_ENTRY"), 0);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs + 1);
-	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_unused(), 1);
+	/* None removed while one is named */
+	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_all(), -EBUSY);
 	KUNIT_EXPECT_STREQ(test, lkst_test_dyn_show(test),
 			   "r:KUNIT_RET lkst_dyn_kunit_target arg0=$retval:s32 a=$arg1\n");
 	lkst_test_dyn_ms_remove("kunit_dyn");
-	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_unused(), 0);
+	KUNIT_EXPECT_EQ(test, lkst_dynevent_remove_all(), 0);
 	KUNIT_EXPECT_EQ(test, module_refcount(THIS_MODULE), refs);
+}
+
+/*
+ * A line of a maskset written while an event existed binds to that event,
+ * not to its ID: once the event is gone and another took its ID, closing
+ * the file installs nothing.
+ */
+static void lkst_dynevent_reused_id(struct kunit *test)
+{
+	struct lkst_table *draft;
+	struct lkst_maskset *ms;
+	unsigned int id, got = 0, i;
+	char line[32], cmd[48];
+	int ret;
+
+	lkst_test_dyn_init(test);
+	KUNIT_ASSERT_EQ(test, lkst_dynevent_command("p:GEN_A do_sys_openat2"), 0);
+	scoped_guard(mutex, &lkst_mutex) {
+		id = lkst_event_lookup("GEN_A")->id;
+		ms = __lkst_maskset_create("kunit_gen");
+	}
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ms);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lkst_test_dyn_ms_remove,
+						  "kunit_gen"));
+	draft = lkst_table_alloc();
+	KUNIT_ASSERT_NOT_NULL(test, draft);
+	strscpy(line, "GEN_A DEFAULT");
+	scoped_guard(mutex, &lkst_mutex)
+		KUNIT_ASSERT_EQ(test, __lkst_maskset_parse_line(ms, draft, line), 0);
+
+	/* GEN_A goes; events are made until one has its ID */
+	KUNIT_ASSERT_EQ(test, lkst_dynevent_command("-:GEN_A"), 0);
+	for (i = 0; i < LKST_EV_DYN_MAX && got != id; i++) {
+		snprintf(cmd, sizeof(cmd), "p:GEN_B%u do_sys_openat2", i);
+		KUNIT_ASSERT_EQ(test, lkst_dynevent_command(cmd), 0);
+		scoped_guard(mutex, &lkst_mutex)
+			got = lkst_event_lookup(cmd + 2)->id;
+	}
+	KUNIT_ASSERT_EQ(test, got, id);
+
+	scoped_guard(mutex, &lkst_mutex) {
+		ret = __lkst_maskset_commit(ms, draft, false);
+		if (ret)
+			__lkst_table_free(draft);
+	}
+	KUNIT_EXPECT_EQ(test, ret, -ENOENT);
+	KUNIT_EXPECT_STREQ(test, lkst_last_err(NULL, NULL),
+			   "An event of the table was removed since its line was written");
+	/* The event in the ID is named by no maskset: it can go */
+	snprintf(cmd, sizeof(cmd), "-:GEN_B%u", i - 1);
+	KUNIT_EXPECT_EQ(test, lkst_dynevent_command(cmd), 0);
 }
 
 static struct kunit_case lkst_dynevent_test_cases[] = {
 	KUNIT_CASE_PARAM(lkst_dynevent_good, lkst_dyn_good_gen_params),
 	KUNIT_CASE_PARAM(lkst_dynevent_bad, lkst_dyn_bad_gen_params),
 	KUNIT_CASE(lkst_dynevent_ids),
+	KUNIT_CASE(lkst_dynevent_reused_id),
 	KUNIT_CASE(lkst_dynevent_records),
 	{}
 };

@@ -737,6 +737,64 @@ static void lkst_maskset_notrace_pids(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lkst_notrace_active());
 }
 
+/*
+ * A write is all or nothing also when the list cannot grow.  The pid list
+ * takes its chunks from a small cache that irq_work refills; under UML
+ * irq_work waits for the next tick, so 64 pids in chunks of their own, in
+ * one write, run the cache dry: -ENOMEM, and the list as it was.
+ */
+static void lkst_maskset_notrace_enomem(struct kunit *test)
+{
+	char *text = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	unsigned int i;
+	int ret, len;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_EQ(test, 0,
+			kunit_add_action_or_reset(test, lkst_test_notrace_clear, NULL));
+	strscpy(text, "77 78", 1024);
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
+
+	len = scnprintf(text, 1024, "!78 ");
+	for (i = 1; i <= 64; i++)
+		len += scnprintf(text + len, 1024 - len, "%u ", i << 14);
+	ret = lkst_notrace_apply(text, true);
+	if (IS_ENABLED(CONFIG_UML))
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+	if (ret) {
+		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
+		KUNIT_EXPECT_STREQ(test, lkst_last_err(NULL, NULL), "Out of memory");
+		KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
+		KUNIT_EXPECT_TRUE(test, lkst_notrace_has(78));
+		for (i = 1; i <= 64; i++)
+			KUNIT_EXPECT_FALSE(test, lkst_notrace_has(i << 14));
+	} else {
+		KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
+		KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
+		for (i = 1; i <= 64; i++)
+			KUNIT_EXPECT_TRUE(test, lkst_notrace_has(i << 14));
+	}
+
+	/* The last token naming a pid decides, also with truncation */
+	strscpy(text, "!5 5 6 !6 77", 1024);
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(5));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(6));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(1 << 14));
+	strscpy(text, "!77 9 !5", 1024);
+	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, false), 0);
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(5));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(9));
+	/* pid_max is below PID_MAX_LIMIT: no pid is PID_MAX_LIMIT */
+	snprintf(text, 1024, "10 %lu", (unsigned long)PID_MAX_LIMIT);
+	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, true), -EINVAL);
+	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(9));
+	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(10));
+}
+
 static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE_PARAM(lkst_builtin_routing, lkst_builtin_gen_params),
 	KUNIT_CASE_PARAM(lkst_maskset_parse_lines, lkst_parse_gen_params),
@@ -748,6 +806,7 @@ static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE(lkst_maskset_removed_while_referenced),
 	KUNIT_CASE(lkst_maskset_buffer_recording),
 	KUNIT_CASE(lkst_maskset_notrace_pids),
+	KUNIT_CASE(lkst_maskset_notrace_enomem),
 	{}
 };
 

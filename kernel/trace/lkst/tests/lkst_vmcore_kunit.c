@@ -83,6 +83,26 @@ static void lkst_vmcore_texts(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, strstr(text, "type_len    :    5 bits"));
 }
 
+/* A text that does not fit is refused whole, never cut */
+static void lkst_vmcore_text_whole_or_none(struct kunit *test)
+{
+	char *buf = kunit_kzalloc(test, LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
+	int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, lkst_vmcore_print_text(buf, 64, lkst_format_print),
+			-E2BIG);
+	len = lkst_vmcore_print_text(buf, LKST_VMCORE_TEXT_MAX, lkst_format_print);
+	KUNIT_EXPECT_GT(test, len, 64);
+	KUNIT_EXPECT_EQ(test, len, strlen(buf));
+	KUNIT_EXPECT_EQ(test, len, lkst_vmcore.text_len[LKST_VMCORE_FORMAT]);
+	/* exactly its length and the NUL fit; one byte less does not */
+	KUNIT_EXPECT_EQ(test, lkst_vmcore_print_text(buf, len + 1, lkst_format_print),
+			len);
+	KUNIT_EXPECT_EQ(test, lkst_vmcore_print_text(buf, len, lkst_format_print),
+			-E2BIG);
+}
+
 /* vmcoreinfo_data is not exported: built-in tests only (kunit.py) */
 static void lkst_vmcore_info_lines(struct kunit *test)
 {
@@ -112,6 +132,7 @@ static struct kunit_case lkst_vmcore_test_cases[] = {
 	KUNIT_CASE(lkst_vmcore_default_first),
 	KUNIT_CASE(lkst_vmcore_follows_buffers),
 	KUNIT_CASE(lkst_vmcore_texts),
+	KUNIT_CASE(lkst_vmcore_text_whole_or_none),
 	KUNIT_CASE(lkst_vmcore_info_lines),
 	{}
 };

@@ -191,8 +191,8 @@ test_probes_are_armed_only_while_the_maskset_uses_them()
 	kprobe_line vfs_read | grep -q DISABLED && return 1
 	echo RNOTHING > "$LKST/maskset"
 	kprobe_line vfs_read | grep -q DISABLED || return 1
-	true > "$DE"
-	# still named by maskset dyn
+	# still named by maskset dyn: EBUSY, as kprobe_events says
+	expect "truncation" EBUSY "$(lkst_w -t "$DE" '')" &&
 	expect "after truncation" 'p:SELFTEST_ARM vfs_read' "$(cat "$DE")" &&
 	echo '#' > "$LKST/masksets/dyn" &&
 	true > "$DE" &&
@@ -210,9 +210,13 @@ test_removal_of_an_event_a_maskset_names_is_ebusy()
 	expect "remove A" EBUSY "$(lkst_w -a "$DE" '-:SELFTEST_A')" &&
 	error_log_has 'In use' &&
 	expect "remove C" OK "$(lkst_w -a "$DE" '-:SELFTEST_C')" &&
-	true > "$DE" &&
+	echo 'p:SELFTEST_D vfs_open' >> "$DE" &&
+	# all or nothing: D, named by no maskset, stays too
+	expect "truncation" EBUSY "$(lkst_w -t "$DE" '')" &&
+	error_log_has 'In use' &&
 	expect "after truncation" "p:SELFTEST_A vfs_read
-p:SELFTEST_B vfs_write" "$(cat "$DE")" &&
+p:SELFTEST_B vfs_write
+p:SELFTEST_D vfs_open" "$(sort "$DE")" &&
 	echo '#' > "$LKST/masksets/dyn" &&
 	expect "remove A, unused" OK "$(lkst_w -a "$DE" '-:SELFTEST_A')" &&
 	echo '!dyn2' >> "$LKST/user_masksets" &&
