@@ -14,9 +14,11 @@
  *   becomes non-zero and kept.  As long as they exist the ring buffer
  *   cannot be resized, so lkst_buffer_resize() of the default buffer lets
  *   them go for the time of the resize (lkst_dump_suspend()/resume());
- * - it tries each CPU buffer's reader lock once (ring_buffer_iter_trylock()).
- *   A CPU whose lock is held, by a reader that the panic stopped or that
- *   the NMI interrupted, is left out, and the line after the dump says so;
+ * - each read of a CPU buffer tries its reader lock
+ *   (ring_buffer_iter_trylock()).  A CPU whose lock is held, by a reader
+ *   that the panic stopped or that the NMI interrupted, is left out, and
+ *   the line after the dump says so.  No lock is held between two reads,
+ *   nor while a line is printed;
  * - each line is formatted into a static buffer, and one dump runs at a
  *   time;
  * - the whole dump is bounded: at most N records of each CPU and at most
@@ -25,11 +27,12 @@
  *
  * Recording into the default buffer stops while the dump runs.  After a
  * panic it stays off, so that what the console showed stays in the buffer
- * for the persistent buffer and a vmcore.  An oops may be survived: then
- * recording goes on as it was, so that the flight recorder has the next
- * crash too, and the next dump prints only records newer than the ones
- * this one ended with (an oops made a panic dumps the oops, then what came
- * after it).
+ * for the persistent buffer and a vmcore; so it does after an oops that
+ * oops_end() makes a panic (panic_on_oops, an oops in interrupt context),
+ * whose panic then prints no second dump.  Any other oops may be
+ * survived: recording goes on as it was, so that the flight recorder has
+ * the next crash too, and the next dump prints only records newer than
+ * the ones this one ended with.
  *
  * CPUs that came online after N was set have no iterator and are left
  * out of the dump.  On a panic, the panic notifiers run only if kdump is
@@ -41,7 +44,9 @@
 #include <linux/kdebug.h>
 #include <linux/nmi.h>
 #include <linux/notifier.h>
+#include <linux/panic.h>
 #include <linux/panic_notifier.h>
+#include <linux/preempt.h>
 #include <linux/printk.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_buf.h>
@@ -57,6 +62,8 @@ static unsigned int lkst_dump_boot_nr __initdata;
 static struct lkst_dump_iters *lkst_dump_its;
 static DEFINE_MUTEX(lkst_dump_lock);
 static atomic_t lkst_dump_running = ATOMIC_INIT(0);
+/* An oops's dump stopped recording for the panic that follows */
+static bool lkst_dump_stopped;
 static char lkst_dump_line[LKST_DUMP_LINE_MAX];
 
 static int __init lkst_set_dump_on_oops(char *str)
@@ -108,23 +115,66 @@ void lkst_dump_iters_free(struct lkst_dump_iters *di)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dump_iters_free);
 
-/* The next LKST record of @it, skipping other events. */
-static struct lkst_record *lkst_dump_peek(struct ring_buffer_iter *it, u64 *ts)
+/*
+ * Each read of a CPU's iterator tries the CPU buffer's reader lock, and
+ * never waits for it: a CPU whose lock is taken, by a reader that the
+ * panic stopped or that this NMI interrupted, is left out from then on.
+ * No lock is held from one read to the next, so none is held while the
+ * dump prints, and a reader on another CPU waits for one read at most.
+ */
+static bool lkst_dump_trylock(struct lkst_dump_cpu *c)
 {
+	if (c->skipped)
+		return false;
+	if (ring_buffer_iter_trylock(c->it))
+		return true;
+	c->skipped = true;
+	c->left = 0;
+	return false;
+}
+
+/*
+ * The next LKST record of @c, skipping other events: the iterator's copy,
+ * valid until the next read of @c.
+ */
+static struct lkst_record *lkst_dump_peek(struct lkst_dump_cpu *c, u64 *ts)
+{
+	struct lkst_record *rec = NULL;
 	struct ring_buffer_event *ev;
 
-	while ((ev = ring_buffer_iter_peek(it, ts))) {
-		if (lkst_event_is_record(ev, false))
-			return ring_buffer_event_data(ev);
-		ring_buffer_iter_advance(it);
+	if (!lkst_dump_trylock(c))
+		return NULL;
+	while ((ev = ring_buffer_iter_peek(c->it, ts))) {
+		if (lkst_event_is_record(ev, false)) {
+			rec = ring_buffer_event_data(ev);
+			break;
+		}
+		ring_buffer_iter_advance(c->it);
 	}
-	return NULL;
+	ring_buffer_iter_unlock(c->it);
+	return rec;
+}
+
+static void lkst_dump_advance(struct lkst_dump_cpu *c)
+{
+	if (!lkst_dump_trylock(c))
+		return;
+	ring_buffer_iter_advance(c->it);
+	ring_buffer_iter_unlock(c->it);
+}
+
+static void lkst_dump_reset(struct lkst_dump_cpu *c)
+{
+	if (!lkst_dump_trylock(c))
+		return;
+	ring_buffer_iter_reset(c->it);
+	ring_buffer_iter_unlock(c->it);
 }
 
 /* Walking a large buffer takes a while, with interrupts disabled. */
-static void lkst_dump_step(struct ring_buffer_iter *it, unsigned int *walked)
+static void lkst_dump_step(struct lkst_dump_cpu *c, unsigned int *walked)
 {
-	ring_buffer_iter_advance(it);
+	lkst_dump_advance(c);
 	if (!(++*walked % 1024))
 		touch_nmi_watchdog();
 }
@@ -151,8 +201,8 @@ static void lkst_dump_seek(struct lkst_dump_cpu *c, unsigned int nr)
 	u64 ts;
 
 	c->seen = false;
-	ring_buffer_iter_reset(c->it);
-	for (; lkst_dump_peek(c->it, &ts); lkst_dump_step(c->it, &walked)) {
+	lkst_dump_reset(c);
+	for (; lkst_dump_peek(c, &ts); lkst_dump_step(c, &walked)) {
 		if (lkst_dump_is_new(c, ts, &eq))
 			n++;
 		if (!c->seen || ts != c->last_ts)
@@ -161,16 +211,17 @@ static void lkst_dump_seek(struct lkst_dump_cpu *c, unsigned int nr)
 		c->last_ts = ts;
 		c->last_run++;
 	}
-	ring_buffer_iter_reset(c->it);
+	lkst_dump_reset(c);
 	skip = n > nr ? n - nr : 0;
-	for (eq = 0; lkst_dump_peek(c->it, &ts); lkst_dump_step(c->it, &walked)) {
+	for (eq = 0; lkst_dump_peek(c, &ts); lkst_dump_step(c, &walked)) {
 		if (!lkst_dump_is_new(c, ts, &eq))
 			continue;
 		if (!skip)
 			break;
 		skip--;
 	}
-	c->left = min(n, nr);
+	/* left out meanwhile: nothing of it */
+	c->left = c->skipped ? 0 : min(n, nr);
 }
 
 /* The CPU whose next record is the oldest, or -1 if none is left. */
@@ -187,7 +238,7 @@ static int lkst_dump_oldest(struct lkst_dump_iters *di,
 
 		if (!c->left)
 			continue;
-		rec = lkst_dump_peek(c->it, &ts);
+		rec = lkst_dump_peek(c, &ts);
 		if (!rec) {
 			c->left = 0;
 			continue;
@@ -209,8 +260,9 @@ static int lkst_dump_oldest(struct lkst_dump_iters *di,
  * @out: called with each line (NUL-terminated, ending in a newline)
  * @data: passed to @out
  *
- * Does not allocate, sleep, wait for a lock or consume.  A CPU whose
- * reader lock is taken is left out, with its ->skipped set.  Records that
+ * Does not allocate, sleep, wait for a lock or consume, and holds no lock
+ * while it calls @out.  A CPU whose reader lock is taken when it is read
+ * is left out from then on, with its ->skipped set.  Records that
  * an earlier call over @di saw are not printed again: only those newer
  * than the newest of each CPU then.  Lines are formatted by
  * lkst_record_print() into one static buffer, so calls must not run
@@ -224,7 +276,7 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 			       void (*out)(const char *line, void *data),
 			       void *data)
 {
-	unsigned int cpu, total = 0, lines = 0;
+	unsigned int cpu, total = 0, lines = 0, walked = 0;
 	struct lkst_record *rec;
 	struct seq_buf s;
 	int next;
@@ -234,8 +286,8 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 		struct lkst_dump_cpu *c = &di->cpu[cpu];
 
 		c->left = 0;
-		c->skipped = c->it && !ring_buffer_iter_trylock(c->it);
-		if (!c->it || c->skipped)
+		c->skipped = false;
+		if (!c->it)
 			continue;
 		lkst_dump_seek(c, nr);
 		total += c->left;
@@ -245,7 +297,7 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 		next = lkst_dump_oldest(di, &rec, &ts);
 		if (next < 0)
 			break;
-		ring_buffer_iter_advance(di->cpu[next].it);
+		lkst_dump_step(&di->cpu[next], &walked);
 		di->cpu[next].left--;
 	}
 	while ((next = lkst_dump_oldest(di, &rec, &ts)) >= 0) {
@@ -256,7 +308,7 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 			lkst_dump_line[sizeof(lkst_dump_line) - 2] = '\n';
 		out(seq_buf_str(&s), data);
 		lines++;
-		ring_buffer_iter_advance(di->cpu[next].it);
+		lkst_dump_advance(&di->cpu[next]);
 		di->cpu[next].left--;
 	}
 	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
@@ -264,7 +316,6 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 
 		if (!c->it || c->skipped)
 			continue;
-		ring_buffer_iter_unlock(c->it);
 		if (c->seen) {
 			c->dumped = true;
 			c->since_ts = c->last_ts;
@@ -301,15 +352,23 @@ static void lkst_dump(const char *why, bool panic)
 {
 	unsigned int nr = READ_ONCE(lkst_dump_nr);
 	struct lkst_buffer *buf = lkst_buffer_default();
-	static char note[128];
+	static char note[256];
 	struct lkst_dump_iters *di;
 	unsigned long flags;
 	unsigned int lines;
 	struct seq_buf s;
 	bool swapped, on;
 
-	if (!nr || !buf || atomic_cmpxchg(&lkst_dump_running, 0, 1))
+	if (!nr || !buf)
 		return;
+	if (atomic_cmpxchg(&lkst_dump_running, 0, 1)) {
+		pr_emerg("lkst: dump on %s: none, another dump is running\n", why);
+		return;
+	}
+	if (panic && lkst_dump_stopped) {
+		pr_emerg("lkst: dump on panic: nothing new since the dump on oops, which stopped recording\n");
+		goto out;
+	}
 	/* Keeps lkst_dump_suspend() from freeing the iterators meanwhile. */
 	local_irq_save(flags);
 	/* What the console shows is what stays in the buffer. */
@@ -331,14 +390,24 @@ static void lkst_dump(const char *why, bool panic)
 		seq_buf_puts(&s, " (a snapshot of instances/lkst swapped the buffer)");
 	else
 		lkst_dump_skipped(&s, di);
+	if (seq_buf_has_overflowed(&s))
+		memcpy(note + sizeof(note) - 4, "...", 4);
 	pr_emerg("lkst: dump on %s: %u records%s\n", why, lines, seq_buf_str(&s));
 	/*
 	 * The kernel may survive an oops: go on recording for the next one.
-	 * After a panic the buffer keeps what the console showed.
+	 * After a panic, or an oops that is about to be one (oops_end()
+	 * panics on an oops in interrupt context or with panic_on_oops), the
+	 * buffer keeps what the console showed, without the oops's own lines
+	 * that the console prints afterwards.
 	 */
-	if (on && !panic)
-		tracer_tracing_on(buf->tr);
+	if (on && !panic) {
+		if (panic_on_oops || in_interrupt())
+			lkst_dump_stopped = true;
+		else
+			tracer_tracing_on(buf->tr);
+	}
 	local_irq_restore(flags);
+out:
 	atomic_set(&lkst_dump_running, 0);
 }
 

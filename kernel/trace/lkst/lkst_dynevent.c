@@ -773,7 +773,8 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_command);
  * lkst_dynevent_remove_all - remove every dynamic event, or none
  *
  * What opening dynamic_events with O_TRUNC does, as kprobe_events does:
- * if a maskset names one of the events, nothing is removed.
+ * if a maskset names one of the events, nothing is removed, and error_log
+ * names the event.
  *
  * Return: 0; -EBUSY if a maskset names an event.
  */
@@ -789,8 +790,10 @@ int lkst_dynevent_remove_all(void)
 					       lockdep_is_held(&lkst_mutex));
 		if (!ev)
 			continue;
-		if (__lkst_masksets_use_event(ev->desc.id))
+		if (__lkst_masksets_use_event(ev->desc.id)) {
+			lkst_log_err(LKST_DYN_LOC, ev->name, LKST_ERR_IN_USE, 0);
 			return -EBUSY;
+		}
 		clear |= ev->recorded;
 	}
 	/* One clear of the buffers for all the events that recorded */
@@ -855,10 +858,8 @@ static int lkst_dynevent_open(struct inode *inode, struct file *filp)
 	 */
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {
 		ret = lkst_dynevent_remove_all();
-		if (ret) {
-			lkst_log_err(LKST_DYN_LOC, "", LKST_ERR_IN_USE, 0);
+		if (ret)
 			return ret;
-		}
 	}
 	if (filp->f_mode & FMODE_READ)
 		return single_open(filp, lkst_dynevent_show, NULL);

@@ -272,7 +272,10 @@ static bool lkst_notrace_keeps(const u64 *ops, unsigned int n, unsigned int pid)
 /*
  * Apply the net effect of a write, all or nothing: first the pids to add,
  * the only step that can fail (the pid list allocates), and taken back if
- * it does; then the removals, which cannot fail.
+ * it does; then the removals, which cannot fail.  A pid that the fork
+ * probe lists (notrace_fork) between the check and the set of it here is
+ * taken back too, if the write fails: a child of a listed task that the
+ * same failed write also named.
  */
 static int __lkst_notrace_change(struct trace_pid_list *l, u64 *ops,
 				 unsigned int n, bool trunc)

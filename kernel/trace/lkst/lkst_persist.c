@@ -300,7 +300,7 @@ lkst_persist_open_last(unsigned long addr, phys_addr_t half)
 struct trace_array *__init lkst_persist_init(void)
 {
 	struct trace_array *tr = NULL, *last = NULL;
-	struct lkst_persist_hdr *hdr;
+	struct lkst_persist_hdr *hdr, orig;
 	struct trace_buffer *empty;
 	phys_addr_t start, size, half;
 	unsigned long base;
@@ -340,6 +340,8 @@ struct trace_array *__init lkst_persist_init(void)
 		goto out;
 	}
 	base = (unsigned long)hdr + PAGE_SIZE;
+	/* What to put back if this boot cannot record into the memory */
+	orig = *hdr;
 
 	if (lkst_persist_check(hdr, size, lkst_last.reason,
 			       sizeof(lkst_last.reason))) {
@@ -351,6 +353,7 @@ struct trace_array *__init lkst_persist_init(void)
 				 "boot %llu stopped while it validated the reserved memory, which was cleared",
 				 hdr->boot);
 			memset((void *)base, 0, 2 * half);
+			memset(&orig, 0, sizeof(orig));
 		} else {
 			active = !hdr->active;
 			prev_ok = true;
@@ -368,6 +371,13 @@ struct trace_array *__init lkst_persist_init(void)
 		last = lkst_persist_open_last(base + lkst_last.prev.active * half,
 					      half);
 
+	/*
+	 * This boot's half holds the boot before the previous one, or
+	 * nothing: cleared, the ring buffer validates none of it, now or
+	 * when a CPU first comes online (ring_buffer_reset() would reset
+	 * only the CPUs online now).
+	 */
+	memset((void *)(base + active * half), 0, half);
 	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base + active * half,
 				  half);
 	if (IS_ERR(tr)) {
@@ -378,16 +388,13 @@ struct trace_array *__init lkst_persist_init(void)
 		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
 			lkst_persist_label, tr);
 		tr = NULL;
-		/* The memory is the previous boot's still */
-		*hdr = lkst_last.prev;
+		/* The header is the previous boot's again */
+		*hdr = orig;
 		if (!last)
 			memunmap(hdr);
 		goto out;
 	}
-	/*
-	 * Two boots old, or never used: what update_last_data() does when
-	 * ftrace starts to use a boot instance.
-	 */
+	/* What update_last_data() does when ftrace starts a boot instance */
 	ring_buffer_reset(tr->array_buffer.buffer);
 	tr->text_delta = 0;
 	tr->data_delta = 0;

@@ -149,6 +149,7 @@ static int __init lkst_vmcore_text(unsigned int i, const char *text, int len)
 static int __init lkst_vmcore_init(void)
 {
 	struct trace_seq *ts;
+	unsigned int i;
 	char *buf;
 	int ret = -ENOMEM;
 
@@ -191,8 +192,14 @@ static int __init lkst_vmcore_init(void)
 	VMCOREINFO_STRUCT_SIZE(lkst_vmcore);
 	VMCOREINFO_NUMBER(LKST_VMCORE_VERSION);
 out:
-	if (ret)
-		pr_warn("no LKST description in VMCOREINFO: %d\n", ret);
+	if (ret) {
+		pr_warn("no LKST description in VMCOREINFO: %pe\n", ERR_PTR(ret));
+		for (i = 0; i < LKST_VMCORE_NR_TEXTS; i++) {
+			kfree((void *)(unsigned long)lkst_vmcore.text[i]);
+			lkst_vmcore.text[i] = 0;
+			lkst_vmcore.text_len[i] = 0;
+		}
+	}
 	kfree(ts);
 	kfree(buf);
 	return ret;

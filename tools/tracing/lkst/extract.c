@@ -2,21 +2,23 @@
 /*
  * lkst extract: LKST's records out of a vmcore.
  *
- * The input is an ELF core of a whole machine: /proc/vmcore in a kdump
- * kernel, a vmcore saved from it without makedumpfile's compression, a
- * QEMU dump-guest-memory file, or /proc/kcore of the running kernel.  No
- * debug info is needed: VMCOREINFO (a note of the core, or for a QEMU dump
- * without one the page of the kernel's copy) gives
+ * The input is a dump of a whole machine that libkdumpfile reads: an ELF
+ * core (/proc/vmcore in a kdump kernel, a copy of it, makedumpfile -E, a
+ * QEMU dump-guest-memory file, /proc/kcore of the running kernel) or
+ * makedumpfile's compressed kdump format, with pages excluded or not.
+ * libkdumpfile finds VMCOREINFO (a note, or the kdump header) and with
+ * it translates the kernel's virtual addresses; for a QEMU dump without
+ * the note, the page of the kernel's own copy is found here.  No debug
+ * info is needed: VMCOREINFO gives
  *
  *	SYMBOL(lkst_vmcore)		LKST's descriptor (lkst_vmcore.c)
- *	NUMBER(phys_base)		where the kernel image is in RAM
  *	OFFSET(trace_buffer.buffers)...	the ring buffer's layout
  *	SYMBOL(prb), OFFSET(prb_*)...	printk's ring, for the kernel log
  *
- * and the descriptor gives the direct map's base, the buffers and the
- * texts of the format files.  The output is a recording directory, as
- * 'lkst record' writes it, that report, states, latency and export read,
- * plus dmesg (the kernel log) and vmcore.info.
+ * and the descriptor gives the buffers and the texts of the format files.
+ * The output is a recording directory, as 'lkst record' writes it, that
+ * report, states, latency and export read, plus dmesg (the kernel log)
+ * and vmcore.info.
  *
  * Everything read from the core is checked before it is used: a damaged
  * or foreign core gives a message and exit status 1.
@@ -27,6 +29,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libkdumpfile/kdumpfile.h>
 #include <linux/elf.h>
 #include <linux/magic.h>
 #include <sys/stat.h>
@@ -35,9 +38,6 @@
 
 #include "lkst.h"
 
-#define X86_START_KERNEL_MAP	0xffffffff80000000ULL
-#define VMC_MAX_NOTES		(16 << 20)
-#define VMC_INFO_MAX		65536
 #define VMC_TEXT_MAX		65536
 #define VMC_MAX_CPUS		8192
 #define VMC_MAX_PAGE		65536
@@ -74,21 +74,15 @@ static const char * const vmc_text_file[LKST_VMCORE_NR_TEXTS] = {
 	LKST_FILE_FORMAT, LKST_FILE_HPAGE, LKST_FILE_HEVENT, LKST_FILE_EVENTS,
 };
 
-struct vmc_load {
-	uint64_t	pa;
-	uint64_t	size;
-	uint64_t	off;
-};
-
 struct vmc {
 	const char	*path;
 	int		fd;
-	struct vmc_load	*load;
-	size_t		nr_load;
+	kdump_ctx_t	*kd;
 	char		*info;		/* VMCOREINFO, NUL-terminated */
-	uint64_t	phys_base;
-	uint64_t	page_offset;	/* from LKST's descriptor */
 	uint64_t	page_size;
+	bool		zero_excl;	/* the dump may leave out zero pages */
+	unsigned long	zeroed;		/* sub-buffer pages read as zeros */
+	char		why[128];	/* why the last read failed */
 };
 
 /* The ring buffer's layout, from VMCOREINFO */
@@ -100,62 +94,69 @@ struct vmc_rb {
 	uint64_t	head_flag, flag_mask;
 };
 
-static int vmc_pread(struct vmc *v, void *buf, size_t len, uint64_t off)
+/* libkdumpfile's own words for what went wrong, or its status's */
+static const char *vmc_kderr(struct vmc *v, kdump_status st)
 {
-	size_t done = 0;
-	ssize_t n;
+	const char *s = kdump_get_err(v->kd);
 
-	while (done < len) {
-		n = pread(v->fd, (char *)buf + done, len - done, off + done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		done += n;
-	}
-	return 0;
+	return s ? s : kdump_strerror(st);
 }
 
-/* Read physical memory; -1 if any byte is not in the core */
-static int vmc_read_pa(struct vmc *v, uint64_t pa, void *buf, size_t len)
+static int vmc_read_as(struct vmc *v, kdump_addrspace_t as, uint64_t addr,
+		       void *buf, size_t len)
 {
-	size_t i, chunk;
+	kdump_status st;
+	size_t n = len;
 
-	while (len) {
-		for (i = 0; i < v->nr_load; i++)
-			if (pa >= v->load[i].pa && pa - v->load[i].pa < v->load[i].size)
-				break;
-		if (i == v->nr_load)
-			return -1;
-		chunk = v->load[i].size - (pa - v->load[i].pa);
-		if (chunk > len)
-			chunk = len;
-		if (vmc_pread(v, buf, chunk, v->load[i].off + (pa - v->load[i].pa)))
-			return -1;
-		pa += chunk;
-		buf = (char *)buf + chunk;
-		len -= chunk;
-	}
-	return 0;
+	st = kdump_read(v->kd, as, addr, buf, &n);
+	if (st == KDUMP_OK)
+		return 0;
+	snprintf(v->why, sizeof(v->why), "%s", vmc_kderr(v, st));
+	return -1;
 }
 
-/* Kernel image addresses through phys_base, the rest through the direct map */
+/*
+ * Kernel memory by virtual address, which libkdumpfile translates as the
+ * kernel did; -1 if any byte is not in the core (v->why says why).
+ */
 static int vmc_read(struct vmc *v, uint64_t va, void *buf, size_t len)
 {
-	uint64_t pa;
-
-	if (va >= X86_START_KERNEL_MAP)
-		pa = va - X86_START_KERNEL_MAP + v->phys_base;
-	else if (v->page_offset && va >= v->page_offset)
-		pa = va - v->page_offset;
-	else
-		return -1;
-	return vmc_read_pa(v, pa, buf, len);
+	return vmc_read_as(v, KDUMP_KVADDR, va, buf, len);
 }
 
 static int vmc_read_u64(struct vmc *v, uint64_t va, uint64_t *val)
 {
 	return vmc_read(v, va, val, sizeof(*val));
+}
+
+/*
+ * A sub-buffer's data.  makedumpfile leaves out zero pages (-d 1), cache,
+ * user and free pages: a page of a live ring buffer is none of the last
+ * three, so a page of it that a dump with zero pages left out lacks was
+ * all zeros, an unused one.  It reads as zeros, an empty sub-buffer.
+ */
+static int vmc_read_data(struct vmc *v, uint64_t va, char *buf, size_t len)
+{
+	size_t done = 0, n;
+	kdump_status st;
+
+	while (done < len) {
+		n = len - done;
+		st = kdump_read(v->kd, KDUMP_KVADDR, va + done, buf + done, &n);
+		if (st == KDUMP_OK)
+			return 0;
+		if (st != KDUMP_ERR_NODATA || !v->zero_excl) {
+			snprintf(v->why, sizeof(v->why), "%s", vmc_kderr(v, st));
+			return -1;
+		}
+		v->zeroed++;
+		done += n;
+		n = v->page_size - ((va + done) & (v->page_size - 1));
+		n = n < len - done ? n : len - done;
+		memset(buf + done, 0, n);
+		done += n;
+	}
+	return 0;
 }
 
 /* The value of "KEY=value" in VMCOREINFO, or NULL */
@@ -220,186 +221,373 @@ static char *vmc_info_str(const struct vmc *v, const char *key)
 	return s;
 }
 
-/* The VMCOREINFO note among the notes of a PT_NOTE segment */
-static void vmc_find_note(struct vmc *v, const char *notes, size_t size)
+/* Is the page at @pa the kernel's VMCOREINFO page?  Into @page if so. */
+static bool vmc_info_page(struct vmc *v, uint64_t pa, char *page)
 {
-	size_t pos = 0, namesz, descsz;
-	struct elf64_note n;
+	static const char key[] = "OSRELEASE=";
 
-	while (pos + sizeof(n) <= size) {
-		memcpy(&n, notes + pos, sizeof(n));
-		pos += sizeof(n);
-		namesz = ((size_t)n.n_namesz + 3) & ~(size_t)3;
-		descsz = ((size_t)n.n_descsz + 3) & ~(size_t)3;
-		if (namesz > size - pos || descsz > size - pos - namesz)
-			return;
-		if (n.n_namesz == sizeof("VMCOREINFO") &&
-		    !memcmp(notes + pos, "VMCOREINFO", sizeof("VMCOREINFO")) &&
-		    n.n_descsz < VMC_INFO_MAX) {
-			v->info = lkst_zalloc(n.n_descsz + 1);
-			memcpy(v->info, notes + pos + namesz, n.n_descsz);
-			return;
-		}
-		pos += namesz + descsz;
-	}
+	return !vmc_read_as(v, KDUMP_MACHPHYSADDR, pa, page, sizeof(key) - 1) &&
+	       !memcmp(page, key, sizeof(key) - 1) &&
+	       !vmc_read_as(v, KDUMP_MACHPHYSADDR, pa, page, v->page_size) &&
+	       memchr(page, '\0', v->page_size) &&
+	       strstr(page, "\nSYMBOL(") && strstr(page, "\nPAGESIZE=");
 }
 
 /*
  * Without the note (a QEMU dump without -device vmcoreinfo), the kernel's
- * own copy: vmcoreinfo_data is a page that starts with "OSRELEASE=".
+ * own copy: vmcoreinfo_data is a page that starts with "OSRELEASE=".  It
+ * is given to libkdumpfile as if it had come with the core.
  */
-static void vmc_scan_info(struct vmc *v)
+static int vmc_scan_info(struct vmc *v)
 {
-	static const char key[] = "OSRELEASE=";
-	char page[4096];
-	uint64_t pa;
-	size_t i;
+	kdump_addr_t pfn = 0, end;
+	kdump_attr_t attr;
+	kdump_bmp_t *bmp;
+	char *page;
+	bool found = false;
 
-	for (i = 0; i < v->nr_load && !v->info; i++) {
-		for (pa = (v->load[i].pa + 4095) & ~4095ULL;
-		     pa + sizeof(page) <= v->load[i].pa + v->load[i].size;
-		     pa += sizeof(page)) {
-			if (vmc_read_pa(v, pa, page, sizeof(key) - 1) ||
-			    memcmp(page, key, sizeof(key) - 1))
-				continue;
-			if (vmc_read_pa(v, pa, page, sizeof(page)) ||
-			    !memchr(page, '\0', sizeof(page)) ||
-			    !strstr(page, "\nSYMBOL(") || !strstr(page, "\nPAGESIZE="))
-				continue;
-			v->info = lkst_strdup(page);
-			return;
+	attr.type = KDUMP_BITMAP;
+	if (kdump_get_typed_attr(v->kd, KDUMP_ATTR_FILE_PAGEMAP, &attr))
+		return -1;
+	bmp = attr.val.bitmap;
+	kdump_bmp_incref(bmp);
+	page = lkst_zalloc(v->page_size);
+	while (!found && !kdump_bmp_find_set(bmp, &pfn)) {
+		end = pfn;
+		if (kdump_bmp_find_clear(bmp, &end) || end <= pfn)
+			end = pfn + 1;
+		for (; pfn < end && !found; pfn++)
+			found = vmc_info_page(v, pfn * v->page_size, page);
+	}
+	kdump_bmp_decref(bmp);
+	if (found) {
+		attr.type = KDUMP_BLOB;
+		attr.val.blob = kdump_blob_new_dup(page, strlen(page));
+		if (!attr.val.blob) {
+			found = false;
+		} else if (kdump_set_attr(v->kd, "linux.vmcoreinfo.raw", &attr)) {
+			kdump_blob_decref(attr.val.blob);
+			found = false;
 		}
 	}
+	free(page);
+	return found ? 0 : -1;
 }
 
-static int vmc_check_ehdr(const char *path, const struct elf64_hdr *eh)
+/*
+ * What the data may not go beyond: the size of a regular file.  Any other
+ * file (a block device) has no size to check against, but the length of
+ * each page's data is still checked.
+ */
+static uint64_t vmc_file_size(const struct stat *st)
 {
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG)) {
-		if (!memcmp(eh->e_ident, "KDUMP   ", 8) ||
-		    !memcmp(eh->e_ident, "makedumpfile", 12))
-			lkst_err("%s: a compressed (kdump-format) dump: write an ELF one with makedumpfile -E, or copy /proc/vmcore",
-				 path);
-		else
-			lkst_err("%s: not an ELF core", path);
+	return S_ISREG(st->st_mode) ? (uint64_t)st->st_size : UINT64_MAX;
+}
+
+/*
+ * What libkdumpfile 0.5.1 takes on trust in an ELF header: the sizes of
+ * the program and section header entries (a smaller one than the
+ * structure is read past its end), and a file that holds every segment
+ * (what a truncated file lacks reads as zeros, which would pass for
+ * memory).  /proc/kcore and /proc/vmcore say sizes of their own.
+ */
+static int vmc_check_elf(struct vmc *v, const struct stat *st)
+{
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
+	struct statfs fs;
+	uint64_t end;
+	int i;
+
+	if (pread(v->fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG))
+		return 0;	/* libkdumpfile judges the rest */
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64) {
+		lkst_err("%s: not a core of a 64-bit machine (ELF class %d)",
+			 v->path, eh.e_ident[EI_CLASS]);
 		return -1;
 	}
-	if (eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_machine != EM_X86_64 || eh->e_type != ET_CORE) {
-		lkst_err("%s: not a core of an x86_64 machine (ELF class %d, type %d, machine %d)",
-			 path, eh->e_ident[EI_CLASS], eh->e_type, eh->e_machine);
+	if (eh.e_phentsize != sizeof(ph) ||
+	    ((eh.e_shnum || eh.e_shoff) &&
+	     eh.e_shentsize != sizeof(struct elf64_shdr))) {
+		lkst_err("%s: bad ELF header: %u program headers of %u bytes, %u section headers of %u",
+			 v->path, eh.e_phnum, eh.e_phentsize, eh.e_shnum,
+			 eh.e_shentsize);
 		return -1;
 	}
-	if (eh->e_phentsize != sizeof(struct elf64_phdr) || !eh->e_phnum) {
-		lkst_err("%s: bad program headers (%u of %u bytes)", path,
-			 eh->e_phnum, eh->e_phentsize);
-		return -1;
+	if (!S_ISREG(st->st_mode) ||
+	    (!fstatfs(v->fd, &fs) && fs.f_type == PROC_SUPER_MAGIC))
+		return 0;
+	for (i = 0; i < eh.e_phnum; i++) {
+		if (pread(v->fd, &ph, sizeof(ph), eh.e_phoff + i * sizeof(ph)) !=
+		    sizeof(ph)) {
+			lkst_err("%s: truncated: the program headers are missing",
+				 v->path);
+			return -1;
+		}
+		end = ph.p_offset + ph.p_filesz;
+		if (end < ph.p_offset || end > vmc_file_size(st)) {
+			lkst_err("%s: truncated: segment %d ends at byte %llu of a %lld-byte file",
+				 v->path, i, (unsigned long long)end,
+				 (long long)st->st_size);
+			return -1;
+		}
 	}
 	return 0;
 }
 
 /*
- * The memory segments and the VMCOREINFO note of the program headers.  A
- * file's size must hold every segment; /proc/kcore and /proc/vmcore say
- * sizes of their own.
+ * makedumpfile's kdump-compressed header (its diskdump_mod.h), 64-bit;
+ * every field is at its natural alignment
  */
-static int vmc_segments(struct vmc *v, const struct elf64_phdr *ph, int nr,
-			const struct stat *st)
-{
-	struct statfs fs;
-	bool sized;
-	char *notes;
-	int i;
+struct vmc_kdump_hdr {
+	char		signature[8];	/* "KDUMP   " */
+	int32_t		header_version;
+	char		utsname[6 * 65];
+	char		pad[6];
+	uint64_t	timestamp[2];
+	uint32_t	status;
+	int32_t		block_size;
+	int32_t		sub_hdr_size;	/* in blocks */
+	uint32_t	bitmap_blocks;
+};
 
-	sized = S_ISREG(st->st_mode) &&
-		!(!fstatfs(v->fd, &fs) && fs.f_type == PROC_SUPER_MAGIC);
-	v->load = lkst_realloc_array(NULL, nr, sizeof(*v->load));
-	for (i = 0; i < nr; i++) {
-		if (sized &&
-		    (ph[i].p_offset > (uint64_t)st->st_size ||
-		     ph[i].p_filesz > (uint64_t)st->st_size - ph[i].p_offset)) {
-			lkst_err("%s: truncated: segment %d ends at byte %llu of a %lld-byte file",
-				 v->path, i,
-				 (unsigned long long)(ph[i].p_offset + ph[i].p_filesz),
+/* The start of the kdump sub-header, in the block after the header */
+struct vmc_kdump_sub_hdr {
+	uint64_t	phys_base;
+	int32_t		dump_level;	/* header version 1 and later */
+	int32_t		split;		/* header version 2 and later */
+};
+
+struct vmc_kdump_pd {
+	uint64_t	offset;		/* of the page's data */
+	uint32_t	size;
+	uint32_t	flags;
+	uint64_t	page_flags;
+};
+
+#define VMC_KDUMP_COMPRESSED	0x27	/* zlib, lzo, snappy, zstd */
+#define VMC_KDUMP_PDS		4096	/* read at a time */
+
+/* The pages in the file (libkdumpfile's file.pagemap) */
+static int vmc_count_pages(struct vmc *v, uint64_t *count)
+{
+	kdump_addr_t pfn = 0, end;
+	kdump_attr_t attr;
+	kdump_bmp_t *bmp;
+
+	attr.type = KDUMP_BITMAP;
+	if (kdump_get_typed_attr(v->kd, KDUMP_ATTR_FILE_PAGEMAP, &attr))
+		return -1;
+	bmp = attr.val.bitmap;
+	kdump_bmp_incref(bmp);
+	*count = 0;
+	while (!kdump_bmp_find_set(bmp, &pfn)) {
+		end = pfn;
+		if (kdump_bmp_find_clear(bmp, &end) || end <= pfn)
+			end = pfn + 1;
+		*count += end - pfn;
+		pfn = end;
+	}
+	kdump_bmp_decref(bmp);
+	return 0;
+}
+
+/* Page descriptors @i.. of the @nr from @pos: in the file, of a page */
+static int vmc_check_pds(struct vmc *v, const struct stat *st,
+			 uint64_t pos, uint64_t i, uint64_t nr,
+			 struct vmc_kdump_pd *pd)
+{
+	uint64_t n = nr - i < VMC_KDUMP_PDS ? nr - i : VMC_KDUMP_PDS, j, end;
+
+	if (pread(v->fd, pd, n * sizeof(*pd), pos + i * sizeof(*pd)) !=
+	    (ssize_t)(n * sizeof(*pd))) {
+		lkst_err("%s: truncated: the descriptors of %llu pages end at byte %llu of a %lld-byte file",
+			 v->path, (unsigned long long)nr,
+			 (unsigned long long)(pos + nr * sizeof(*pd)),
+			 (long long)st->st_size);
+		return -1;
+	}
+	for (j = 0; j < n; j++) {
+		end = pd[j].offset + pd[j].size;
+		if (end < pd[j].offset || end > vmc_file_size(st)) {
+			lkst_err("%s: truncated or corrupted: the data of page descriptor %llu of %llu ends at byte %llu of a %lld-byte file",
+				 v->path, (unsigned long long)(i + j),
+				 (unsigned long long)nr,
+				 (unsigned long long)end,
 				 (long long)st->st_size);
 			return -1;
 		}
-		if (ph[i].p_type == PT_LOAD && ph[i].p_paddr != (uint64_t)-1 &&
-		    ph[i].p_filesz) {
-			v->load[v->nr_load].pa = ph[i].p_paddr;
-			v->load[v->nr_load].size = ph[i].p_filesz;
-			v->load[v->nr_load].off = ph[i].p_offset;
-			v->nr_load++;
-		} else if (ph[i].p_type == PT_NOTE && !v->info &&
-			   ph[i].p_filesz && ph[i].p_filesz < VMC_MAX_NOTES) {
-			notes = lkst_zalloc(ph[i].p_filesz);
-			if (!vmc_pread(v, notes, ph[i].p_filesz, ph[i].p_offset))
-				vmc_find_note(v, notes, ph[i].p_filesz);
-			free(notes);
+		/* libkdumpfile 0.5.1 reads it into a buffer of a page */
+		if ((pd[j].flags & VMC_KDUMP_COMPRESSED) &&
+		    pd[j].size > v->page_size) {
+			lkst_err("%s: corrupted: page descriptor %llu: %u bytes of compressed data for a %llu-byte page",
+				 v->path, (unsigned long long)(i + j),
+				 pd[j].size, (unsigned long long)v->page_size);
+			return -1;
 		}
 	}
 	return 0;
 }
 
+/*
+ * What libkdumpfile 0.5.1 takes on trust in makedumpfile's kdump-compressed
+ * format: after the headers and the bitmaps comes one page descriptor for
+ * each page in the file, which says where the page's data is and how long
+ * it is.  A descriptor or data past the end of the file reads as zeros,
+ * and compressed data longer than a page overruns its buffer.  A part of
+ * a dump split with --split cannot be told from a whole one by this: the
+ * parts must be joined first.
+ */
+static int vmc_check_kdump(struct vmc *v, const struct stat *st)
+{
+	struct vmc_kdump_sub_hdr sub = { };
+	struct vmc_kdump_pd *pd;
+	struct vmc_kdump_hdr h;
+	uint64_t pos, nr, i;
+	int ret = 0;
+
+	/* libkdumpfile takes either signature as this format */
+	if (pread(v->fd, &h, sizeof(h), 0) != sizeof(h) ||
+	    (memcmp(h.signature, "KDUMP   ", sizeof(h.signature)) &&
+	     memcmp(h.signature, "DISKDUMP", sizeof(h.signature))))
+		return 0;
+	if (h.block_size != (int64_t)v->page_size || h.sub_hdr_size < 0) {
+		lkst_err("%s: corrupted: a kdump header of %d-byte blocks for %llu-byte pages",
+			 v->path, h.block_size,
+			 (unsigned long long)v->page_size);
+		return -1;
+	}
+	if (h.header_version >= 1 &&
+	    pread(v->fd, &sub, sizeof(sub), h.block_size) == sizeof(sub))
+		v->zero_excl = sub.dump_level & 1;
+	if (h.header_version >= 2 && sub.split) {
+		lkst_err("%s: one part of a dump that makedumpfile --split wrote: join the parts with makedumpfile --reassemble first",
+			 v->path);
+		return -1;
+	}
+	pos = (1ULL + h.sub_hdr_size + h.bitmap_blocks) * h.block_size;
+	if (vmc_count_pages(v, &nr)) {
+		lkst_err("%s: corrupted: no page bitmap in the kdump header", v->path);
+		return -1;
+	}
+	if (pos > vmc_file_size(st)) {
+		lkst_err("%s: truncated: the headers and bitmaps end at byte %llu of a %lld-byte file",
+			 v->path, (unsigned long long)pos,
+			 (long long)st->st_size);
+		return -1;
+	}
+	pd = lkst_realloc_array(NULL, VMC_KDUMP_PDS, sizeof(*pd));
+	for (i = 0; i < nr && !ret; i += VMC_KDUMP_PDS)
+		ret = vmc_check_pds(v, st, pos, i, nr, pd);
+	free(pd);
+	return ret;
+}
+
+/* What libkdumpfile could not open, said in a way that helps */
+static void vmc_open_err(struct vmc *v, kdump_status st)
+{
+	char sig[12] = "";
+
+	if (pread(v->fd, sig, sizeof(sig), 0) == sizeof(sig) &&
+	    !memcmp(sig, "makedumpfile", sizeof(sig)))
+		lkst_err("%s: a flattened dump (makedumpfile -F): turn it into a file first, with makedumpfile -R",
+			 v->path);
+	else
+		lkst_err("%s: not a vmcore libkdumpfile can read (ELF or kdump-compressed): %s",
+			 v->path, vmc_kderr(v, st));
+}
+
+/*
+ * The dump, its VMCOREINFO, and the kernel's address translation: the
+ * dump's own phys_base, KASLR offset and page tables, which libkdumpfile
+ * finds through VMCOREINFO when told the dump is of Linux.
+ */
 static int vmc_open(struct vmc *v, const char *path)
 {
-	struct elf64_phdr *ph = NULL;
-	struct elf64_hdr eh;
-	struct stat st;
-	int ret = -1;
+	kdump_num_t num;
+	kdump_status st;
+	struct stat sb;
 
 	memset(v, 0, sizeof(*v));
 	v->path = path;
+	v->zero_excl = true;	/* unless the dump says otherwise */
 	v->fd = open(path, O_RDONLY);
 	if (v->fd < 0) {
 		lkst_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (fstat(v->fd, &st) || vmc_pread(v, &eh, sizeof(eh), 0)) {
-		lkst_err("%s: too short for an ELF header", path);
+	if (fstat(v->fd, &sb)) {
+		lkst_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (vmc_check_ehdr(path, &eh))
+	if (vmc_check_elf(v, &sb))
 		return -1;
-	ph = lkst_realloc_array(NULL, eh.e_phnum, sizeof(*ph));
-	if (vmc_pread(v, ph, (size_t)eh.e_phnum * sizeof(*ph), eh.e_phoff)) {
-		lkst_err("%s: truncated: the program headers are missing", path);
-		goto out;
+	v->kd = kdump_new();
+	if (!v->kd) {
+		lkst_err("%s: libkdumpfile: out of memory", path);
+		return -1;
 	}
-	if (vmc_segments(v, ph, eh.e_phnum, &st))
-		goto out;
-	if (!v->nr_load) {
-		lkst_err("%s: no memory in this core (no PT_LOAD with a physical address)",
+	/*
+	 * read(), not mmap(): a page of a mapping past the end of a file
+	 * is SIGBUS, and /proc/kcore has no mmap.
+	 */
+	st = kdump_set_number_attr(v->kd, KDUMP_ATTR_FILE_MMAP_POLICY,
+				   KDUMP_MMAP_NEVER);
+	if (!st)
+		st = kdump_open_fd(v->kd, v->fd);
+	if (st) {
+		vmc_open_err(v, st);
+		return -1;
+	}
+	if (kdump_get_number_attr(v->kd, KDUMP_ATTR_PTR_SIZE, &num) ||
+	    num != 8 ||
+	    kdump_get_number_attr(v->kd, KDUMP_ATTR_BYTE_ORDER, &num) ||
+	    num != KDUMP_LITTLE_ENDIAN) {
+		lkst_err("%s: not a dump of a 64-bit little-endian machine",
 			 path);
-		goto out;
+		return -1;
 	}
-	if (!v->info)
-		vmc_scan_info(v);
-	if (!v->info) {
+	if (kdump_get_number_attr(v->kd, KDUMP_ATTR_PAGE_SIZE, &num) ||
+	    num < 4096 || num > VMC_MAX_PAGE || (num & (num - 1))) {
+		lkst_err("%s: libkdumpfile finds no usable page size in it (%llu)",
+			 path, (unsigned long long)num);
+		return -1;
+	}
+	v->page_size = num;
+	if (vmc_check_kdump(v, &sb))
+		return -1;
+	/* VMCOREINFO is Linux's: libkdumpfile has it only once told so */
+	st = kdump_set_string_attr(v->kd, KDUMP_ATTR_OSTYPE, "linux");
+	if (st) {
+		lkst_err("%s: libkdumpfile cannot translate the kernel's addresses: %s",
+			 path, vmc_kderr(v, st));
+		return -1;
+	}
+	if (kdump_vmcoreinfo_raw(v->kd, &v->info) &&
+	    (vmc_scan_info(v) || kdump_vmcoreinfo_raw(v->kd, &v->info))) {
 		lkst_err("%s: no VMCOREINFO (neither a note nor the kernel's page)",
 			 path);
-		goto out;
+		return -1;
 	}
-	if (vmc_info_need(v, "NUMBER(phys_base)", &v->phys_base) ||
-	    vmc_info_need(v, "PAGESIZE", &v->page_size))
-		goto out;
-	if (v->page_size < 4096 || v->page_size > VMC_MAX_PAGE ||
-	    (v->page_size & (v->page_size - 1))) {
+	/* libkdumpfile's pages are VMCOREINFO's, now also after a scan */
+	if (vmc_info_need(v, "PAGESIZE", &v->page_size))
+		return -1;
+	if (kdump_get_number_attr(v->kd, KDUMP_ATTR_PAGE_SIZE, &num) ||
+	    num != v->page_size) {
 		lkst_err("%s: VMCOREINFO: bad PAGESIZE %llu", path,
 			 (unsigned long long)v->page_size);
-		goto out;
+		return -1;
 	}
-	ret = 0;
-out:
-	free(ph);
-	return ret;
+	return 0;
 }
 
 static void vmc_close(struct vmc *v)
 {
+	if (v->kd)
+		kdump_free(v->kd);
 	if (v->fd >= 0)
 		close(v->fd);
-	free(v->load);
 	free(v->info);
 }
 
@@ -457,6 +645,13 @@ static int vmc_rb_layout(struct vmc *v, struct vmc_rb *l)
 		lkst_err("%s: VMCOREINFO: bad ring-buffer page flags", v->path);
 		return -1;
 	}
+	/* The commit word, and the data after it, are in the smallest page */
+	if (l->commit + sizeof(uint64_t) >= v->page_size) {
+		lkst_err("%s: VMCOREINFO: OFFSET(buffer_data_page.commit)=%llu in a %llu-byte page",
+			 v->path, (unsigned long long)l->commit,
+			 (unsigned long long)v->page_size);
+		return -1;
+	}
 	return 0;
 }
 
@@ -465,6 +660,7 @@ struct vmc_out {
 	char		*path;
 	unsigned long	pages;
 	unsigned long	bad;
+	bool		lost;		/* the CPU's ring buffer is not in the core */
 };
 
 #define VMC_PUT_WRITE_ERROR	-2
@@ -476,13 +672,14 @@ static int vmc_put_page(struct vmc *v, const struct vmc_rb *l, uint64_t bpage,
 	uint64_t data, commit;
 
 	if (vmc_read_u64(v, bpage + l->page, &data) ||
-	    vmc_read(v, data, page, size)) {
+	    vmc_read_data(v, data, page, size)) {
 		o->bad++;
 		return -1;
 	}
 	memcpy(&commit, page + l->commit, sizeof(commit));
 	/* Empty, or not a page of this buffer: left out */
-	if (!commit || (commit & ((1ULL << 27) - 1)) > size) {
+	if (!commit ||
+	    (commit & ((1ULL << 27) - 1)) > size - (l->commit + sizeof(commit))) {
 		if (commit)
 			o->bad++;
 		return 0;
@@ -500,6 +697,7 @@ static int vmc_put_page(struct vmc *v, const struct vmc_rb *l, uint64_t bpage,
  * page, then from the head page (the one after the page whose list.next
  * carries RB_PAGE_HEAD) to the commit page.  The reader page is written
  * whole: records a raw reader had already consumed from it come again.
+ * What cannot be read is left out and counted; -1 is a write error.
  */
 static int vmc_extract_cpu(struct vmc *v, const struct vmc_rb *l,
 			   uint64_t cb, size_t size, struct vmc_out *o)
@@ -507,13 +705,19 @@ static int vmc_extract_cpu(struct vmc *v, const struct vmc_rb *l,
 	uint64_t reader, commit, head, nr, p, next, i;
 	uint64_t mask = ~l->flag_mask;
 	char *page = lkst_zalloc(size);
-	int ret = -1;
+	int ret = 0;
 
+	o->lost = true;
 	if (vmc_read_u64(v, cb + l->reader_page, &reader) ||
 	    vmc_read_u64(v, cb + l->commit_page, &commit) ||
 	    vmc_read_u64(v, cb + l->head_page, &head) ||
-	    vmc_read_u64(v, cb + l->nr_pages, &nr) || nr > (1ULL << 24))
+	    vmc_read_u64(v, cb + l->nr_pages, &nr))
 		goto out;
+	if (nr > (1ULL << 24)) {
+		snprintf(v->why, sizeof(v->why), "%llu pages",
+			 (unsigned long long)nr);
+		goto out;
+	}
 	/* The true head: flagged in its predecessor's list.next */
 	for (p = head, i = 0; i <= nr; i++) {
 		if (vmc_read_u64(v, p + l->list, &next))
@@ -524,9 +728,11 @@ static int vmc_extract_cpu(struct vmc *v, const struct vmc_rb *l,
 		}
 		p = (next & mask) - l->list;
 	}
-	if (vmc_put_page(v, l, reader, size, page, o) == VMC_PUT_WRITE_ERROR)
+	o->lost = false;
+	if (vmc_put_page(v, l, reader, size, page, o) == VMC_PUT_WRITE_ERROR) {
+		ret = -1;
 		goto out;
-	ret = 0;
+	}
 	if (commit == reader)
 		goto out;
 	for (p = head, i = 0; i <= nr; i++) {
@@ -562,8 +768,8 @@ static int vmc_write_text(struct vmc *v, const struct lkst_vmcore *d,
 		}
 		text = lkst_zalloc(d->text_len[i] + 1);
 		if (vmc_read(v, d->text[i], text, d->text_len[i])) {
-			lkst_err("%s: LKST descriptor: %s is not in the core",
-				 v->path, vmc_text_file[i]);
+			lkst_err("%s: LKST descriptor: %s is not in the core: %s",
+				 v->path, vmc_text_file[i], v->why);
 			free(text);
 			return -1;
 		}
@@ -590,7 +796,7 @@ static int vmc_extract_buffer(struct vmc *v, const struct vmc_rb *l,
 			      const struct lkst_vmcore *d, uint64_t rb,
 			      const char *dir, FILE *info, const char *name)
 {
-	unsigned long pages = 0, bad = 0;
+	unsigned long pages = 0, bad = 0, zeroed = v->zeroed;
 	uint64_t buffers, cb;
 	uint32_t cpu, order = 0;
 	struct vmc_out o;
@@ -606,15 +812,15 @@ static int vmc_extract_buffer(struct vmc *v, const struct vmc_rb *l,
 	if (vmc_read_u64(v, rb + l->buffers, &buffers) ||
 	    vmc_read(v, rb + l->subbuf_order, &order, sizeof(order)) ||
 	    order > 4) {
-		lkst_err("%s: buffer %s: its ring buffer is not in the core",
-			 v->path, name);
+		lkst_err("%s: buffer %s: its ring buffer is not in the core: %s",
+			 v->path, name, order > 4 ? "bad order" : v->why);
 		return -1;
 	}
 	size = v->page_size << order;
 	for (cpu = 0; cpu < d->nr_cpus; cpu++) {
 		if (vmc_read_u64(v, buffers + 8ULL * cpu, &cb)) {
-			lkst_err("%s: buffer %s: its per-CPU array is not in the core",
-				 v->path, name);
+			lkst_err("%s: buffer %s: its per-CPU array is not in the core: %s",
+				 v->path, name, v->why);
 			return -1;
 		}
 		if (!cb)
@@ -629,21 +835,28 @@ static int vmc_extract_buffer(struct vmc *v, const struct vmc_rb *l,
 			free(o.path);
 			return -1;
 		}
-		if (vmc_extract_cpu(v, l, cb, size, &o) < 0 && !o.bad) {
+		if (vmc_extract_cpu(v, l, cb, size, &o)) {
 			close(o.fd);
 			free(o.path);
 			return -1;
 		}
 		close(o.fd);
-		if (o.bad)
+		if (o.lost)
+			lkst_warn("%s: buffer %s, cpu%u: its ring buffer is not in the core (%s), left out",
+				  v->path, name, cpu, v->why);
+		else if (o.bad)
 			lkst_warn("%s: buffer %s, cpu%u: %lu pages could not be read, left out",
 				  v->path, name, cpu, o.bad);
 		free(o.path);
 		pages += o.pages;
-		bad += o.bad;
+		bad += o.bad + o.lost;
 	}
-	fprintf(info, "buffer: %s, %lu pages%s\n", name, pages,
+	fprintf(info, "buffer: %s, %lu pages%s", name, pages,
 		bad ? ", some unreadable" : "");
+	if (v->zeroed != zeroed)
+		fprintf(info, ", %lu empty ones not in the dump",
+			v->zeroed - zeroed);
+	fputc('\n', info);
 	fprintf(stderr, "lkst: buffer %s: %lu pages\n", name, pages);
 	return 0;
 }
@@ -786,8 +999,9 @@ static void extract_usage(FILE *f)
 	fprintf(f,
 		"usage: lkst extract VMCORE [-o DIR]\n"
 		"\n"
-		"Write LKST's records in VMCORE, a core of the whole machine (/proc/vmcore\n"
-		"in a kdump kernel, an ELF vmcore, a QEMU dump-guest-memory file, or\n"
+		"Write LKST's records in VMCORE, a dump of the whole machine (/proc/vmcore\n"
+		"in a kdump kernel, an ELF vmcore, makedumpfile's kdump-compressed file,\n"
+		"also with pages excluded (-d 31), a QEMU dump-guest-memory file, or\n"
 		"/proc/kcore), as a recording that 'lkst report|states|latency|export'\n"
 		"read: the default buffer into DIR, user buffers into DIR/buffers/NAME,\n"
 		"the kernel log into DIR/dmesg.  No debug info is needed: VMCOREINFO\n"
@@ -830,7 +1044,8 @@ static struct lkst_vmcore *vmc_descriptor(struct vmc *v, const char *release)
 	}
 	d = lkst_zalloc(size);
 	if (vmc_read(v, sym, d, size)) {
-		lkst_err("%s: the LKST descriptor is not in the core", v->path);
+		lkst_err("%s: the LKST descriptor is not in the core: %s",
+			 v->path, v->why);
 		free(d);
 		return NULL;
 	}
@@ -868,7 +1083,6 @@ static int vmc_extract(struct vmc *v, const char *dir)
 	d = vmc_descriptor(v, release);
 	if (!d)
 		goto out;
-	v->page_offset = d->page_offset;
 	if (vmc_rb_layout(v, &l))
 		goto out;
 	if (mkdir(dir, 0755) && errno != EEXIST) {
