@@ -298,7 +298,9 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 		if (next < 0)
 			break;
 		lkst_dump_step(&di->cpu[next], &walked);
-		di->cpu[next].left--;
+		/* 0 already if the CPU was left out meanwhile */
+		if (di->cpu[next].left)
+			di->cpu[next].left--;
 	}
 	while ((next = lkst_dump_oldest(di, &rec, &ts)) >= 0) {
 		seq_buf_init(&s, lkst_dump_line, sizeof(lkst_dump_line));
@@ -309,7 +311,9 @@ unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
 		out(seq_buf_str(&s), data);
 		lines++;
 		lkst_dump_advance(&di->cpu[next]);
-		di->cpu[next].left--;
+		/* 0 already if the CPU was left out meanwhile */
+		if (di->cpu[next].left)
+			di->cpu[next].left--;
 	}
 	for (cpu = 0; cpu < di->nr_cpus; cpu++) {
 		struct lkst_dump_cpu *c = &di->cpu[cpu];
@@ -396,14 +400,16 @@ static void lkst_dump(const char *why, bool panic)
 	/*
 	 * The kernel may survive an oops: go on recording for the next one.
 	 * After a panic, or an oops that is about to be one (oops_end()
-	 * panics on an oops in interrupt context or with panic_on_oops), the
-	 * buffer keeps what the console showed, without the oops's own lines
-	 * that the console prints afterwards.
+	 * panics on an oops in interrupt context or with panic_on_oops,
+	 * make_task_dead() on one of the idle task or of init), the buffer
+	 * keeps what the console showed, without the oops's own lines that
+	 * the console prints afterwards.
 	 */
-	if (on && !panic) {
-		if (panic_on_oops || in_interrupt())
+	if (!panic) {
+		if (panic_on_oops || in_interrupt() || !current->pid ||
+		    is_global_init(current))
 			lkst_dump_stopped = true;
-		else
+		else if (on)
 			tracer_tracing_on(buf->tr);
 	}
 	local_irq_restore(flags);

@@ -353,7 +353,6 @@ struct trace_array *__init lkst_persist_init(void)
 				 "boot %llu stopped while it validated the reserved memory, which was cleared",
 				 hdr->boot);
 			memset((void *)base, 0, 2 * half);
-			memset(&orig, 0, sizeof(orig));
 		} else {
 			active = !hdr->active;
 			prev_ok = true;
@@ -388,8 +387,15 @@ struct trace_array *__init lkst_persist_init(void)
 		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
 			lkst_persist_label, tr);
 		tr = NULL;
-		/* The header is the previous boot's again */
-		*hdr = orig;
+		/*
+		 * The header is the previous boot's again, if it was this
+		 * kernel's; another's, or none, would describe memory that
+		 * was just cleared.
+		 */
+		if (prev_ok)
+			*hdr = orig;
+		else
+			memset(hdr, 0, sizeof(*hdr));
 		if (!last)
 			memunmap(hdr);
 		goto out;
