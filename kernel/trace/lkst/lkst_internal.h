@@ -225,7 +225,10 @@ static __always_inline bool lkst_ctx_in_irq(u8 ctx)
  * lkst_record() without the preempt_disable(), inlined into the probes,
  * which already run with preemption disabled.  The record is reserved in
  * the ring buffer and filled in place, as ftrace's events are: no copy on
- * the stack, no memcpy().  See lkst_record() for the return values.
+ * the stack, no memcpy().  A record is a small event, which the ring
+ * buffer's fast path (ring_buffer_reserve_fast()) writes whenever it does
+ * not start or end a sub-buffer or interrupt another write.  See
+ * lkst_record() for the return values.
  */
 static_assert(sizeof(struct lkst_record) == 48);
 static_assert(offsetof(struct lkst_record, event) == 8);
@@ -274,7 +277,7 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 
 	/* Read each time: the instance's snapshot swaps it. */
 	rb = READ_ONCE(buf->tr->array_buffer.buffer);
-	ev = ring_buffer_lock_reserve(rb, sizeof(struct lkst_record));
+	ev = ring_buffer_reserve_fast(rb, sizeof(struct lkst_record));
 	if (unlikely(!ev)) {
 		/* tracing_on is 0, or a clear: not attempted, not counted */
 		if (!ring_buffer_record_is_set_on(rb) || READ_ONCE(buf->clearing))
@@ -297,7 +300,7 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 	rec->arg[1] = a1;
 	rec->arg[2] = a2;
 	rec->arg[3] = a3;
-	ring_buffer_unlock_commit(rb);
+	ring_buffer_commit_fast(rb);
 	return 0;
 }
 

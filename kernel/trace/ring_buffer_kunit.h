@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit test of the ring buffer's fast write path: which writes
+ * ring_buffer_reserve_fast() takes and which it leaves to the generic
+ * code, and that both write the events and time stamps the generic code
+ * writes.  Included by ring_buffer.c to see why a write fell back.
+ *
+ * The buffer has a clock of the test's own, so that every time stamp
+ * and delta is exact.
+ */
+
+#ifdef CONFIG_RING_BUFFER_FAST_KUNIT_TEST
+
+#include <kunit/test.h>
+
+static u64 rb_kunit_now;
+
+static u64 rb_kunit_clock(void)
+{
+	return READ_ONCE(rb_kunit_now);
+}
+
+struct rb_kunit_ctx {
+	struct trace_buffer	*buffer;
+	int			cpu;
+};
+
+static int rb_kunit_init(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx;
+
+	ctx = kunit_kzalloc(test, sizeof(*ctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ctx);
+	ctx->buffer = ring_buffer_alloc(4 * PAGE_SIZE, RB_FL_OVERWRITE);
+	KUNIT_ASSERT_NOT_NULL(test, ctx->buffer);
+	ring_buffer_set_clock(ctx->buffer, rb_kunit_clock);
+	/* Every write and read of a case on one CPU (init runs in its thread) */
+	ctx->cpu = raw_smp_processor_id();
+	KUNIT_ASSERT_EQ(test, set_cpus_allowed_ptr(current, cpumask_of(ctx->cpu)), 0);
+	test->priv = ctx;
+	return 0;
+}
+
+static void rb_kunit_exit(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	ring_buffer_free(ctx->buffer);
+}
+
+/* Write @len bytes starting with @val at time @now; return the path taken */
+static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
+					    unsigned long len, u32 val)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_event *event;
+	u32 *data;
+
+	WRITE_ONCE(rb_kunit_now, now);
+	WRITE_ONCE(rb_fast_last, RB_FAST_TAKEN);
+	event = ring_buffer_reserve_fast(ctx->buffer, len);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	data = ring_buffer_event_data(event);
+	/* An event of less than 4 bytes has 4 */
+	memset(data, 0, max(len, sizeof(*data)));
+	*data = val;
+	ring_buffer_commit_fast(ctx->buffer);
+	return READ_ONCE(rb_fast_last);
+}
+
+/*
+ * Read the next event: it must be @val, at time @ts, written with @len
+ * bytes of data.  Its length is what the generic code gives @len; the
+ * 8-byte alignment of some architectures (and of UML) adds array[0].
+ */
+static void rb_kunit_expect(struct kunit *test, u64 ts, unsigned long len,
+			    u32 val)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_event *event;
+	unsigned long lost = 0;
+	u64 read_ts = 0;
+
+	event = ring_buffer_consume(ctx->buffer, ctx->cpu, &read_ts, &lost);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_EQ(test, read_ts, ts);
+	KUNIT_EXPECT_EQ(test, lost, 0);
+	KUNIT_EXPECT_EQ(test, rb_event_length(event),
+			rb_calculate_event_length(len));
+	KUNIT_EXPECT_EQ(test, *(u32 *)ring_buffer_event_data(event), val);
+}
+
+static void rb_kunit_expect_empty(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_NULL(test, ring_buffer_consume(ctx->buffer, ctx->cpu,
+						    NULL, NULL));
+}
+
+/* The first event of a sub-buffer is generic, the next ones are fast */
+static void rb_fast_taken(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
+	struct ring_buffer_event *event;
+	unsigned long len48;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 1000, 48, 1),
+			RB_FAST_PAGE_START);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 1010, 48, 2), RB_FAST_TAKEN);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 1030, 8, 3), RB_FAST_TAKEN);
+
+	/* The header the fast path wrote: 48 bytes of data, delta 10 */
+	len48 = rb_calculate_event_length(48);
+	event = __rb_page_index(cpu_buffer->tail_page, len48);
+	if (RB_FORCE_8BYTE_ALIGNMENT) {
+		KUNIT_EXPECT_EQ(test, len48, 56);
+		KUNIT_EXPECT_EQ(test, (u32)event->type_len, 0);
+		KUNIT_EXPECT_EQ(test, event->array[0], 52);
+	} else {
+		KUNIT_EXPECT_EQ(test, len48, 52);
+		KUNIT_EXPECT_EQ(test, (u32)event->type_len, 12);
+	}
+	KUNIT_EXPECT_EQ(test, (u32)event->time_delta, 10);
+	/* 8 bytes take 16 (rb_calculate_event_length()'s padding rule) */
+	KUNIT_EXPECT_EQ(test, rb_calculate_event_length(8), 16);
+	KUNIT_EXPECT_EQ(test, local_read(&cpu_buffer->tail_page->page->commit),
+			2 * len48 + 16);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 3);
+
+	rb_kunit_expect(test, 1000, 48, 1);
+	rb_kunit_expect(test, 1010, 48, 2);
+	rb_kunit_expect(test, 1030, 8, 3);
+	rb_kunit_expect_empty(test);
+}
+
+/* A delta that needs a time extend: 2^27 - 1 fits, 2^27 does not */
+static void rb_fast_delta(struct kunit *test)
+{
+	u64 t = 5000;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, t, 16, 1),
+			RB_FAST_PAGE_START);
+	t += (1 << 27) - 1;
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, t, 16, 2), RB_FAST_TAKEN);
+	t += 1 << 27;
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, t, 16, 3), RB_FAST_DELTA);
+	t += 1;
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, t, 16, 4), RB_FAST_TAKEN);
+
+	rb_kunit_expect(test, 5000, 16, 1);
+	rb_kunit_expect(test, 5000 + (1 << 27) - 1, 16, 2);
+	rb_kunit_expect(test, 5000 + (1 << 28) - 1, 16, 3);
+	rb_kunit_expect(test, 5000 + (1 << 28), 16, 4);
+	rb_kunit_expect_empty(test);
+}
+
+/* The event that does not fit in the sub-buffer, and the one after it */
+static void rb_fast_page_end(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct buffer_page *page = ctx->buffer->buffers[ctx->cpu]->tail_page;
+	/* 112 bytes of data, the largest small event */
+	unsigned int per_page = rb_page_capacity(page) /
+				rb_calculate_event_length(112);
+	unsigned int i;
+
+	/* 4080 bytes of a 4 KiB sub-buffer hold 35 of 116, or 34 of 120 */
+	if (PAGE_SIZE == 4096 && sizeof(long) == 8)
+		KUNIT_EXPECT_EQ(test, per_page, RB_FORCE_8BYTE_ALIGNMENT ? 34 : 35);
+
+	for (i = 0; i < per_page + 2; i++) {
+		enum rb_fast_fallback expected = RB_FAST_TAKEN;
+
+		if (i == 0)
+			expected = RB_FAST_PAGE_START;
+		else if (i == per_page)
+			expected = RB_FAST_PAGE_END;
+		KUNIT_EXPECT_EQ_MSG(test, rb_kunit_write(test, 100 + i, 112, i),
+				    expected, "write %u", i);
+	}
+	for (i = 0; i < per_page + 2; i++)
+		rb_kunit_expect(test, 100 + i, 112, i);
+	rb_kunit_expect_empty(test);
+}
+
+/*
+ * A write nested in another (an interrupt's, here allowed by
+ * ring_buffer_nest_start()) is generic; the outer one commits both.
+ */
+static void rb_fast_nested(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
+	unsigned long len16 = rb_calculate_event_length(16);
+	enum rb_fast_fallback taken, inner;
+	struct ring_buffer_event *outer;
+	long commit;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 2000, 16, 1),
+			RB_FAST_PAGE_START);
+
+	/*
+	 * Preemption stays off until the outer commit: no expectation is
+	 * checked in between, a failing one would allocate.
+	 */
+	WRITE_ONCE(rb_kunit_now, 2010);
+	/* Noted only in NMI: it stays unless the outer write fell back */
+	WRITE_ONCE(rb_fast_last, RB_FAST_NMI);
+	outer = ring_buffer_reserve_fast(ctx->buffer, 16);
+	KUNIT_ASSERT_NOT_NULL(test, outer);
+	taken = READ_ONCE(rb_fast_last);
+	*(u32 *)ring_buffer_event_data(outer) = 2;
+
+	ring_buffer_nest_start(ctx->buffer);
+	inner = rb_kunit_write(test, 2015, 16, 3);
+	ring_buffer_nest_end(ctx->buffer);
+	/* Only the first event is committed: the outer write owns the commit */
+	commit = local_read(&cpu_buffer->commit_page->page->commit);
+	ring_buffer_commit_fast(ctx->buffer);
+
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_NMI);
+	KUNIT_EXPECT_EQ(test, inner, RB_FAST_NESTED);
+	KUNIT_EXPECT_EQ(test, commit, len16);
+	KUNIT_EXPECT_EQ(test, local_read(&cpu_buffer->commit_page->page->commit),
+			3 * len16);
+
+	rb_kunit_expect(test, 2000, 16, 1);
+	rb_kunit_expect(test, 2010, 16, 2);
+	rb_kunit_expect(test, 2015, 16, 3);
+	rb_kunit_expect_empty(test);
+}
+
+/*
+ * A nested write that moves the tail to the next sub-buffer between the
+ * outer write's reserve and commit: the commit is left to the generic
+ * code, which commits both pages.
+ */
+static void rb_fast_nested_page_end(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct buffer_page *page = ctx->buffer->buffers[ctx->cpu]->tail_page;
+	unsigned int per_page = rb_page_capacity(page) /
+				rb_calculate_event_length(112);
+	enum rb_fast_fallback inner;
+	struct ring_buffer_event *outer;
+	unsigned int i;
+
+	for (i = 0; i < per_page - 1; i++)
+		rb_kunit_write(test, 3000 + i, 112, i);
+
+	WRITE_ONCE(rb_kunit_now, 3000 + i);
+	outer = ring_buffer_reserve_fast(ctx->buffer, 112);
+	KUNIT_ASSERT_NOT_NULL(test, outer);
+	*(u32 *)ring_buffer_event_data(outer) = i;
+
+	ring_buffer_nest_start(ctx->buffer);
+	inner = rb_kunit_write(test, 3000 + i + 1, 112, i + 1);
+	ring_buffer_nest_end(ctx->buffer);
+	ring_buffer_commit_fast(ctx->buffer);
+	KUNIT_EXPECT_EQ(test, inner, RB_FAST_NESTED);
+
+	for (i = 0; i < per_page + 1; i++)
+		rb_kunit_expect(test, 3000 + i, 112, i);
+	rb_kunit_expect_empty(test);
+}
+
+/* Empty and large events, and absolute time stamps, are generic */
+static void rb_fast_length(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 10, 16, 1),
+			RB_FAST_PAGE_START);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 20, 113, 2), RB_FAST_LENGTH);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 30, 112, 3), RB_FAST_TAKEN);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 40, 0, 0), RB_FAST_LENGTH);
+
+	ring_buffer_set_time_stamp_abs(ctx->buffer, true);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 50, 16, 5), RB_FAST_LENGTH);
+	ring_buffer_set_time_stamp_abs(ctx->buffer, false);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 60, 16, 6), RB_FAST_TAKEN);
+
+	rb_kunit_expect(test, 10, 16, 1);
+	rb_kunit_expect(test, 20, 113, 2);
+	rb_kunit_expect(test, 30, 112, 3);
+	rb_kunit_expect(test, 40, 0, 0);
+	rb_kunit_expect(test, 50, 16, 5);
+	rb_kunit_expect(test, 60, 16, 6);
+	rb_kunit_expect_empty(test);
+}
+
+/*
+ * After an interrupted write the two stamps differ: the next write is
+ * generic, and takes an absolute time stamp.
+ */
+static void rb_fast_stamp(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 700, 16, 1),
+			RB_FAST_PAGE_START);
+	rb_time_set(&cpu_buffer->before_stamp, 750);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 800, 16, 2), RB_FAST_STAMP);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 900, 16, 3), RB_FAST_TAKEN);
+
+	rb_kunit_expect(test, 700, 16, 1);
+	rb_kunit_expect(test, 800, 16, 2);
+	rb_kunit_expect(test, 900, 16, 3);
+	rb_kunit_expect_empty(test);
+}
+
+/* A disabled buffer reserves nothing, on either path */
+static void rb_fast_disabled(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 10, 16, 1),
+			RB_FAST_PAGE_START);
+	ring_buffer_record_off(ctx->buffer);
+	KUNIT_EXPECT_NULL(test, ring_buffer_reserve_fast(ctx->buffer, 16));
+	ring_buffer_record_on(ctx->buffer);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 30, 16, 3), RB_FAST_TAKEN);
+
+	rb_kunit_expect(test, 10, 16, 1);
+	rb_kunit_expect(test, 30, 16, 3);
+	rb_kunit_expect_empty(test);
+}
+
+static struct kunit_case rb_fast_cases[] = {
+	KUNIT_CASE(rb_fast_taken),
+	KUNIT_CASE(rb_fast_delta),
+	KUNIT_CASE(rb_fast_page_end),
+	KUNIT_CASE(rb_fast_nested),
+	KUNIT_CASE(rb_fast_nested_page_end),
+	KUNIT_CASE(rb_fast_length),
+	KUNIT_CASE(rb_fast_stamp),
+	KUNIT_CASE(rb_fast_disabled),
+	{}
+};
+
+static struct kunit_suite rb_fast_suite = {
+	.name		= "ring_buffer_fast",
+	.init		= rb_kunit_init,
+	.exit		= rb_kunit_exit,
+	.test_cases	= rb_fast_cases,
+};
+
+kunit_test_suite(rb_fast_suite);
+
+#endif /* CONFIG_RING_BUFFER_FAST_KUNIT_TEST */
