@@ -25,6 +25,14 @@ struct rb_kunit_ctx {
 	int			cpu;
 };
 
+/* Not a value of enum rb_fast_fallback: what no write noted */
+#define RB_KUNIT_NONE	((enum rb_fast_fallback)-1)
+
+static void rb_kunit_free(void *buffer)
+{
+	ring_buffer_free(buffer);
+}
+
 static int rb_kunit_init(struct kunit *test)
 {
 	struct rb_kunit_ctx *ctx;
@@ -33,6 +41,8 @@ static int rb_kunit_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ctx);
 	ctx->buffer = ring_buffer_alloc(4 * PAGE_SIZE, RB_FL_OVERWRITE);
 	KUNIT_ASSERT_NOT_NULL(test, ctx->buffer);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rb_kunit_free,
+							ctx->buffer), 0);
 	ring_buffer_set_clock(ctx->buffer, rb_kunit_clock);
 	/* Every write and read of a case on one CPU (init runs in its thread) */
 	ctx->cpu = raw_smp_processor_id();
@@ -41,11 +51,19 @@ static int rb_kunit_init(struct kunit *test)
 	return 0;
 }
 
-static void rb_kunit_exit(struct kunit *test)
+/* The path the last write to the test's buffer took, and why */
+static enum rb_fast_fallback rb_kunit_last(struct kunit *test)
 {
 	struct rb_kunit_ctx *ctx = test->priv;
 
-	ring_buffer_free(ctx->buffer);
+	return READ_ONCE(ctx->buffer->buffers[ctx->cpu]->fast_last);
+}
+
+static void rb_kunit_forget(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	WRITE_ONCE(ctx->buffer->buffers[ctx->cpu]->fast_last, RB_KUNIT_NONE);
 }
 
 /* Write @len bytes starting with @val at time @now; return the path taken */
@@ -57,7 +75,7 @@ static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
 	u32 *data;
 
 	WRITE_ONCE(rb_kunit_now, now);
-	WRITE_ONCE(rb_fast_last, RB_FAST_TAKEN);
+	rb_kunit_forget(test);
 	event = ring_buffer_reserve_fast(ctx->buffer, len);
 	KUNIT_ASSERT_NOT_NULL(test, event);
 	data = ring_buffer_event_data(event);
@@ -65,7 +83,7 @@ static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
 	memset(data, 0, max(len, sizeof(*data)));
 	*data = val;
 	ring_buffer_commit_fast(ctx->buffer);
-	return READ_ONCE(rb_fast_last);
+	return rb_kunit_last(test);
 }
 
 /*
@@ -206,11 +224,10 @@ static void rb_fast_nested(struct kunit *test)
 	 * checked in between, a failing one would allocate.
 	 */
 	WRITE_ONCE(rb_kunit_now, 2010);
-	/* Noted only in NMI: it stays unless the outer write fell back */
-	WRITE_ONCE(rb_fast_last, RB_FAST_NMI);
+	rb_kunit_forget(test);
 	outer = ring_buffer_reserve_fast(ctx->buffer, 16);
 	KUNIT_ASSERT_NOT_NULL(test, outer);
-	taken = READ_ONCE(rb_fast_last);
+	taken = rb_kunit_last(test);
 	*(u32 *)ring_buffer_event_data(outer) = 2;
 
 	ring_buffer_nest_start(ctx->buffer);
@@ -220,7 +237,7 @@ static void rb_fast_nested(struct kunit *test)
 	commit = local_read(&cpu_buffer->commit_page->page->commit);
 	ring_buffer_commit_fast(ctx->buffer);
 
-	KUNIT_EXPECT_EQ(test, taken, RB_FAST_NMI);
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_TAKEN);
 	KUNIT_EXPECT_EQ(test, inner, RB_FAST_NESTED);
 	KUNIT_EXPECT_EQ(test, commit, len16);
 	KUNIT_EXPECT_EQ(test, local_read(&cpu_buffer->commit_page->page->commit),
@@ -329,6 +346,102 @@ static void rb_fast_disabled(struct kunit *test)
 	rb_kunit_expect_empty(test);
 }
 
+/*
+ * ring_buffer_event_time_stamp() of a fast event between its reserve and
+ * commit, and the bytes the buffer counts.
+ */
+static void rb_fast_time_stamp_and_bytes(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_event *event;
+	enum rb_fast_fallback taken;
+	u64 ts;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 400, 16, 1),
+			RB_FAST_PAGE_START);
+	WRITE_ONCE(rb_kunit_now, 420);
+	rb_kunit_forget(test);
+	event = ring_buffer_reserve_fast(ctx->buffer, 40);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	taken = rb_kunit_last(test);
+	*(u32 *)ring_buffer_event_data(event) = 2;
+	ts = ring_buffer_event_time_stamp(ctx->buffer, event);
+	ring_buffer_commit_fast(ctx->buffer);
+
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_TAKEN);
+	KUNIT_EXPECT_EQ(test, ts, 420);
+	KUNIT_EXPECT_EQ(test, ring_buffer_bytes_cpu(ctx->buffer, ctx->cpu),
+			rb_calculate_event_length(16) +
+			rb_calculate_event_length(40));
+	rb_kunit_expect(test, 400, 16, 1);
+	rb_kunit_expect(test, 420, 40, 2);
+	rb_kunit_expect_empty(test);
+}
+
+/*
+ * A fast event discarded before its commit leaves nothing behind; the
+ * write after it takes its place, with its own time stamp.
+ */
+static void rb_fast_discard(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
+	unsigned long len16 = rb_calculate_event_length(16);
+	struct ring_buffer_event *event;
+	long write;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 500, 16, 1),
+			RB_FAST_PAGE_START);
+	WRITE_ONCE(rb_kunit_now, 510);
+	event = ring_buffer_reserve_fast(ctx->buffer, 16);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	ring_buffer_discard_commit(ctx->buffer, event);
+	/* Removed, not padded: the write index is back */
+	write = local_read(&cpu_buffer->tail_page->write) & RB_WRITE_MASK;
+	KUNIT_EXPECT_EQ(test, write, len16);
+	/* The discard zeroes before_stamp: the next write is generic */
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 520, 16, 3), RB_FAST_STAMP);
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 530, 16, 4), RB_FAST_TAKEN);
+
+	rb_kunit_expect(test, 500, 16, 1);
+	rb_kunit_expect(test, 520, 16, 3);
+	rb_kunit_expect(test, 530, 16, 4);
+	rb_kunit_expect_empty(test);
+}
+
+/* Either reserve may be committed by either commit */
+static void rb_fast_cross_pairs(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_event *event;
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 600, 16, 1),
+			RB_FAST_PAGE_START);
+
+	WRITE_ONCE(rb_kunit_now, 610);
+	event = ring_buffer_lock_reserve(ctx->buffer, 16);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	*(u32 *)ring_buffer_event_data(event) = 2;
+	ring_buffer_commit_fast(ctx->buffer);
+
+	WRITE_ONCE(rb_kunit_now, 620);
+	rb_kunit_forget(test);
+	event = ring_buffer_reserve_fast(ctx->buffer, 16);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	*(u32 *)ring_buffer_event_data(event) = 3;
+	ring_buffer_unlock_commit(ctx->buffer);
+	KUNIT_EXPECT_EQ(test, rb_kunit_last(test), RB_FAST_TAKEN);
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 630, 16, 4), RB_FAST_TAKEN);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 4);
+
+	rb_kunit_expect(test, 600, 16, 1);
+	rb_kunit_expect(test, 610, 16, 2);
+	rb_kunit_expect(test, 620, 16, 3);
+	rb_kunit_expect(test, 630, 16, 4);
+	rb_kunit_expect_empty(test);
+}
+
 static struct kunit_case rb_fast_cases[] = {
 	KUNIT_CASE(rb_fast_taken),
 	KUNIT_CASE(rb_fast_delta),
@@ -338,13 +451,15 @@ static struct kunit_case rb_fast_cases[] = {
 	KUNIT_CASE(rb_fast_length),
 	KUNIT_CASE(rb_fast_stamp),
 	KUNIT_CASE(rb_fast_disabled),
+	KUNIT_CASE(rb_fast_time_stamp_and_bytes),
+	KUNIT_CASE(rb_fast_discard),
+	KUNIT_CASE(rb_fast_cross_pairs),
 	{}
 };
 
 static struct kunit_suite rb_fast_suite = {
 	.name		= "ring_buffer_fast",
 	.init		= rb_kunit_init,
-	.exit		= rb_kunit_exit,
 	.test_cases	= rb_fast_cases,
 };
 

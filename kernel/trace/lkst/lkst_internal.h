@@ -261,6 +261,13 @@ static __always_inline void lkst_record_head(struct lkst_record *rec, u16 type,
 }
 
 /*
+ * The pid argument of __lkst_record4_ctx() and __lkst_dispatch_table()
+ * for the task the probe runs in: current's pid, read after the reserve,
+ * so that it is not kept across the call (no task has pid -1).
+ */
+#define LKST_PID_CURRENT	(-1)
+
+/*
  * @pc_sub: what to take off preempt_count() for the context of the code
  * the event is about (a kprobe's int3 handler runs as an NMI); the
  * context is read after the reserve, so that it is not kept across it.
@@ -292,6 +299,8 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 	 * them (three instructions).
 	 */
 	local_inc(this_cpu_ptr(&buf->cpu->written));
+	if (pid == LKST_PID_CURRENT)
+		pid = current->pid;
 	rec = ring_buffer_event_data(ev);
 	lkst_record_head(rec, lkst_event_type[event],
 			 lkst_trace_ctx(preempt_count() - pc_sub), pid, event,
@@ -459,6 +468,8 @@ __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 		__lkst_record4(e->buf, event, LKST_HANDLER_DEFAULT, pid,
 			       a0, a1, a2, a3);
 	} else if (h != &lkst_handler_nothing) {
+		if (pid == LKST_PID_CURRENT)
+			pid = current->pid;
 		lkst_call_handler(h, e->buf, event, pid, a0, a1, a2, a3);
 	}
 }
@@ -471,7 +482,8 @@ __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 	if (lkst_notrace_current())
 		return;
 	if (likely(t))
-		__lkst_dispatch_table(t, event, current->pid, a0, a1, a2, a3);
+		__lkst_dispatch_table(t, event, LKST_PID_CURRENT, a0, a1, a2,
+				      a3);
 }
 
 struct lkst_maskset *__lkst_maskset_lookup(const char *name);
