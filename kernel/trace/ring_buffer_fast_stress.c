@@ -116,7 +116,7 @@ static u32 rb_stress_word(unsigned int cpu, unsigned int ctx, u32 seq,
 	return (seq * 2654435761U) ^ (cpu << 24) ^ (ctx << 16) ^ i;
 }
 
-/* One record from context @ctx of this CPU; its sequence number if written */
+/* One record from context @ctx of this CPU */
 static void rb_stress_write(struct rb_stress_cpu *sc, enum rb_stress_ctx ctx)
 {
 	unsigned int cpu = smp_processor_id();
@@ -149,24 +149,46 @@ static int rb_stress_nmi(unsigned int type, struct pt_regs *regs)
 {
 	struct rb_stress_cpu *sc = this_cpu_ptr(&rb_stress_cpu);
 
-	/* One of ours for each NMI sent; x86 may merge two into one */
-	if (!atomic_add_unless(&sc->nmi_pending, -1, 0))
+	if (!atomic_xchg(&sc->nmi_pending, 0))
 		return NMI_DONE;
 	rb_stress_write(sc, RB_STRESS_NMI_CTX);
 	return NMI_HANDLED;
 }
 
+/*
+ * At most one NMI of ours in flight per CPU, so that none merges with
+ * another and each one sent is claimed by the handler.
+ */
 static void rb_stress_send_nmi(unsigned int cpu)
 {
 	unsigned int target = cpumask_next(cpu, cpu_online_mask);
 
 	if (target >= nr_cpu_ids)
 		target = cpumask_first(cpu_online_mask);
-	atomic_inc(&per_cpu(rb_stress_cpu, target).nmi_pending);
+	if (atomic_cmpxchg(&per_cpu(rb_stress_cpu, target).nmi_pending, 0, 1))
+		return;
 	__apic_send_IPI_mask(cpumask_of(target), NMI_VECTOR);
+}
+
+/* Wait up to a second for the NMIs in flight; false if one never came */
+static bool rb_stress_nmis_taken(void)
+{
+	int cpu, i;
+
+	for (i = 0; i < 100; i++) {
+		bool pending = false;
+
+		for_each_online_cpu(cpu)
+			pending |= atomic_read(&per_cpu(rb_stress_cpu, cpu).nmi_pending);
+		if (!pending)
+			return true;
+		usleep_range(10000, 20000);
+	}
+	return false;
 }
 #else
 static void rb_stress_send_nmi(unsigned int cpu) { }
+static inline bool rb_stress_nmis_taken(void) { return true; }
 #endif
 
 static enum hrtimer_restart rb_stress_tick(struct hrtimer *timer)
@@ -229,9 +251,9 @@ static void rb_stress_check(int cpu, struct ring_buffer_event *event, u64 ts,
 
 	if (len < sizeof(*rec) || rec->words > RB_STRESS_MAX_WORDS ||
 	    len < struct_size(rec, payload, rec->words) ||
-	    len >= struct_size(rec, payload, rec->words) + 12 ||
+	    len > struct_size(rec, payload, rec->words) + 8 ||
 	    rec->cpu != cpu || rec->ctx >= RB_STRESS_NR_CTX) {
-		rb_stress_err("cpu%d: bad record: length %u, cpu %u, context %u, %u words\n",
+		rb_stress_err("cpu%d: bad record: length %u, cpu %u, context %u, %u words (after a ring buffer WARN above, recording stopped)\n",
 			      cpu, len, rec->cpu, rec->ctx, rec->words);
 		return;
 	}
@@ -251,25 +273,36 @@ static void rb_stress_check(int cpu, struct ring_buffer_event *event, u64 ts,
 	seen->read[rec->ctx]++;
 }
 
-/* Consume what each CPU's buffer holds now */
-static void rb_stress_consume(void)
+/*
+ * Consume what each CPU's buffer holds, up to @batch records a CPU (0:
+ * all of it), so that the reader turns to every CPU while the writers
+ * outpace it.
+ */
+static void rb_stress_consume(unsigned int batch)
 {
 	struct ring_buffer_event *event;
 	unsigned long lost;
+	unsigned int n;
 	u64 ts;
 	int cpu;
 
 	for_each_online_cpu(cpu) {
-		while ((event = ring_buffer_consume(rb_stress_buffer, cpu,
-						    &ts, &lost)))
+		for (n = 0; !batch || n < batch; n++) {
+			event = ring_buffer_consume(rb_stress_buffer, cpu, &ts,
+						    &lost);
+			if (!event)
+				break;
 			rb_stress_check(cpu, event, ts, lost);
+			if (n % 256 == 255)
+				cond_resched();
+		}
 	}
 }
 
 static int rb_stress_reader(void *arg)
 {
 	while (!kthread_should_stop()) {
-		rb_stress_consume();
+		rb_stress_consume(1024);
 		/* Let the writers fill the buffers, and overwrite them */
 		usleep_range(200, 400);
 	}
@@ -300,10 +333,13 @@ static bool rb_stress_account(int cpu)
 	commit_overrun = ring_buffer_commit_overrun_cpu(rb_stress_buffer, cpu);
 	dropped = ring_buffer_dropped_events_cpu(rb_stress_buffer, cpu);
 
+	/* Writes attempted per context: written or refused */
 	pr_info("cpu%d: written %llu = read %llu + overwritten %lu; refused %llu = commit overrun %lu + dropped %lu; lost %llu; task %llu, hardirq %llu, nmi %llu\n",
 		cpu, written, read, overrun, refused, commit_overrun, dropped,
-		seen->lost, sc->written[RB_STRESS_TASK],
-		sc->written[RB_STRESS_IRQ], sc->written[RB_STRESS_NMI_CTX]);
+		seen->lost,
+		sc->written[RB_STRESS_TASK] + sc->refused[RB_STRESS_TASK],
+		sc->written[RB_STRESS_IRQ] + sc->refused[RB_STRESS_IRQ],
+		sc->written[RB_STRESS_NMI_CTX] + sc->refused[RB_STRESS_NMI_CTX]);
 	if (written != read + overrun) {
 		pr_err("cpu%d: %llu records written, %llu read and %lu overwritten\n",
 		       cpu, written, read, overrun);
@@ -347,6 +383,7 @@ static int __init rb_stress_init(void)
 		goto out_free;
 	}
 
+	/* The CPUs written from stay online: hotplug waits for the test */
 	cpus_read_lock();
 	for_each_online_cpu(cpu) {
 		struct rb_stress_cpu *sc = per_cpu_ptr(&rb_stress_cpu, cpu);
@@ -396,12 +433,14 @@ static int __init rb_stress_init(void)
 out_nmi:
 #if RB_STRESS_NMI
 	/*
-	 * An NMI sent before the timers stopped arrives within microseconds:
-	 * wait well beyond that, so that none is left unclaimed ("NMI
-	 * received for unknown reason").  Unregistering waits for a handler
-	 * that runs.
+	 * No NMI of ours may come after the handler is gone ("NMI received
+	 * for unknown reason"): wait for those in flight.  Unregistering
+	 * waits for a handler that runs.
 	 */
-	msleep(100);
+	if (!rb_stress_nmis_taken()) {
+		pr_err("an NMI sent was not taken in a second\n");
+		atomic_inc(&rb_stress_errors);
+	}
 	unregister_nmi_handler(NMI_LOCAL, "rb_stress");
 out_unlock:
 #endif
@@ -410,7 +449,7 @@ out_unlock:
 		ring_buffer_free(rb_stress_buffer);
 		goto out_free;
 	}
-	rb_stress_consume();
+	rb_stress_consume(0);
 
 	for_each_online_cpu(cpu) {
 		struct rb_stress_cpu *sc = per_cpu_ptr(&rb_stress_cpu, cpu);
@@ -420,7 +459,8 @@ out_unlock:
 			written += sc->written[ctx];
 			read += rb_stress_seen[cpu].read[ctx];
 		}
-		nmi += sc->written[RB_STRESS_NMI_CTX];
+		nmi += sc->written[RB_STRESS_NMI_CTX] +
+		       sc->refused[RB_STRESS_NMI_CTX];
 		lost += rb_stress_seen[cpu].lost;
 	}
 	cpus_read_unlock();
@@ -429,13 +469,18 @@ out_unlock:
 	if (atomic_read(&rb_stress_errors))
 		ok = false;
 	if (RB_STRESS_NMI && nmi_every && !nmi) {
-		pr_err("no record was written from NMI\n");
+		pr_err("no write was made from NMI\n");
 		ok = false;
 	}
-	pr_info("%s: %llu records on %u CPUs in %u s (%s, %u KiB a CPU), %llu read, %llu lost, %d errors\n",
-		ok ? "PASS" : "FAIL", written, num_online_cpus(), seconds,
-		overwrite ? "overwrite" : "stop when full", buffer_kb, read,
-		lost, atomic_read(&rb_stress_errors));
+	if (ok)
+		pr_info("PASS: %llu records on %u CPUs in %u s (%s, %u KiB a CPU), %llu read, %llu lost, %llu writes from NMI\n",
+			written, num_online_cpus(), seconds,
+			overwrite ? "overwrite" : "stop when full", buffer_kb,
+			read, lost, nmi);
+	else
+		pr_err("FAIL: %llu records on %u CPUs in %u s, %llu read, %llu lost, %d errors\n",
+		       written, num_online_cpus(), seconds, read, lost,
+		       atomic_read(&rb_stress_errors));
 	ret = ok ? 0 : -EIO;
 out_free:
 	kfree(rb_stress_seen);

@@ -167,6 +167,7 @@ workload()
 # dmesg lines that mean the kernel is not healthy.
 DMESG_BAD='WARNING:|BUG:|Oops|general protection|Call Trace|lockdep'
 DMESG_BAD="$DMESG_BAD|RCU stall|rcu_sched detected|INFO: task|KASAN|UBSAN"
+DMESG_BAD="$DMESG_BAD|NMI received for unknown reason|Dazed and confused"
 
 dmesg_mark()
 {
