@@ -66,9 +66,13 @@ static void rb_kunit_forget(struct kunit *test)
 	WRITE_ONCE(ctx->buffer->buffers[ctx->cpu]->fast_last, RB_KUNIT_NONE);
 }
 
-/* Write @len bytes starting with @val at time @now; return the path taken */
-static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
-					    unsigned long len, u32 val)
+/*
+ * Reserve @len bytes through the fast path at time @now and fill them,
+ * starting with @val; the caller commits.  *@why is the path taken.
+ */
+static struct ring_buffer_event *
+rb_kunit_reserve(struct kunit *test, u64 now, unsigned long len, u32 val,
+		 enum rb_fast_fallback *why)
 {
 	struct rb_kunit_ctx *ctx = test->priv;
 	struct ring_buffer_event *event;
@@ -78,12 +82,24 @@ static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
 	rb_kunit_forget(test);
 	event = ring_buffer_reserve_fast(ctx->buffer, len);
 	KUNIT_ASSERT_NOT_NULL(test, event);
+	*why = rb_kunit_last(test);
 	data = ring_buffer_event_data(event);
 	/* An event of less than 4 bytes has 4 */
 	memset(data, 0, max(len, sizeof(*data)));
 	*data = val;
+	return event;
+}
+
+/* Write @len bytes starting with @val at time @now; return the path taken */
+static enum rb_fast_fallback rb_kunit_write(struct kunit *test, u64 now,
+					    unsigned long len, u32 val)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	enum rb_fast_fallback why;
+
+	rb_kunit_reserve(test, now, len, val, &why);
 	ring_buffer_commit_fast(ctx->buffer);
-	return rb_kunit_last(test);
+	return why;
 }
 
 /*
@@ -213,7 +229,6 @@ static void rb_fast_nested(struct kunit *test)
 	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
 	unsigned long len16 = rb_calculate_event_length(16);
 	enum rb_fast_fallback taken, inner;
-	struct ring_buffer_event *outer;
 	long commit;
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 2000, 16, 1),
@@ -223,12 +238,7 @@ static void rb_fast_nested(struct kunit *test)
 	 * Preemption stays off until the outer commit: no expectation is
 	 * checked in between, a failing one would allocate.
 	 */
-	WRITE_ONCE(rb_kunit_now, 2010);
-	rb_kunit_forget(test);
-	outer = ring_buffer_reserve_fast(ctx->buffer, 16);
-	KUNIT_ASSERT_NOT_NULL(test, outer);
-	taken = rb_kunit_last(test);
-	*(u32 *)ring_buffer_event_data(outer) = 2;
+	rb_kunit_reserve(test, 2010, 16, 2, &taken);
 
 	ring_buffer_nest_start(ctx->buffer);
 	inner = rb_kunit_write(test, 2015, 16, 3);
@@ -260,22 +270,19 @@ static void rb_fast_nested_page_end(struct kunit *test)
 	struct buffer_page *page = ctx->buffer->buffers[ctx->cpu]->tail_page;
 	unsigned int per_page = rb_page_capacity(page) /
 				rb_calculate_event_length(112);
-	enum rb_fast_fallback inner;
-	struct ring_buffer_event *outer;
+	enum rb_fast_fallback taken, inner;
 	unsigned int i;
 
 	for (i = 0; i < per_page - 1; i++)
 		rb_kunit_write(test, 3000 + i, 112, i);
 
-	WRITE_ONCE(rb_kunit_now, 3000 + i);
-	outer = ring_buffer_reserve_fast(ctx->buffer, 112);
-	KUNIT_ASSERT_NOT_NULL(test, outer);
-	*(u32 *)ring_buffer_event_data(outer) = i;
+	rb_kunit_reserve(test, 3000 + i, 112, i, &taken);
 
 	ring_buffer_nest_start(ctx->buffer);
 	inner = rb_kunit_write(test, 3000 + i + 1, 112, i + 1);
 	ring_buffer_nest_end(ctx->buffer);
 	ring_buffer_commit_fast(ctx->buffer);
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_TAKEN);
 	KUNIT_EXPECT_EQ(test, inner, RB_FAST_NESTED);
 
 	for (i = 0; i < per_page + 1; i++)
@@ -359,12 +366,7 @@ static void rb_fast_time_stamp_and_bytes(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 400, 16, 1),
 			RB_FAST_PAGE_START);
-	WRITE_ONCE(rb_kunit_now, 420);
-	rb_kunit_forget(test);
-	event = ring_buffer_reserve_fast(ctx->buffer, 40);
-	KUNIT_ASSERT_NOT_NULL(test, event);
-	taken = rb_kunit_last(test);
-	*(u32 *)ring_buffer_event_data(event) = 2;
+	event = rb_kunit_reserve(test, 420, 40, 2, &taken);
 	ts = ring_buffer_event_time_stamp(ctx->buffer, event);
 	ring_buffer_commit_fast(ctx->buffer);
 
@@ -388,14 +390,14 @@ static void rb_fast_discard(struct kunit *test)
 	struct ring_buffer_per_cpu *cpu_buffer = ctx->buffer->buffers[ctx->cpu];
 	unsigned long len16 = rb_calculate_event_length(16);
 	struct ring_buffer_event *event;
+	enum rb_fast_fallback taken;
 	long write;
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 500, 16, 1),
 			RB_FAST_PAGE_START);
-	WRITE_ONCE(rb_kunit_now, 510);
-	event = ring_buffer_reserve_fast(ctx->buffer, 16);
-	KUNIT_ASSERT_NOT_NULL(test, event);
+	event = rb_kunit_reserve(test, 510, 16, 2, &taken);
 	ring_buffer_discard_commit(ctx->buffer, event);
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_TAKEN);
 	/* Removed, not padded: the write index is back */
 	write = local_read(&cpu_buffer->tail_page->write) & RB_WRITE_MASK;
 	KUNIT_EXPECT_EQ(test, write, len16);
@@ -414,6 +416,7 @@ static void rb_fast_cross_pairs(struct kunit *test)
 {
 	struct rb_kunit_ctx *ctx = test->priv;
 	struct ring_buffer_event *event;
+	enum rb_fast_fallback taken;
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 600, 16, 1),
 			RB_FAST_PAGE_START);
@@ -424,13 +427,9 @@ static void rb_fast_cross_pairs(struct kunit *test)
 	*(u32 *)ring_buffer_event_data(event) = 2;
 	ring_buffer_commit_fast(ctx->buffer);
 
-	WRITE_ONCE(rb_kunit_now, 620);
-	rb_kunit_forget(test);
-	event = ring_buffer_reserve_fast(ctx->buffer, 16);
-	KUNIT_ASSERT_NOT_NULL(test, event);
-	*(u32 *)ring_buffer_event_data(event) = 3;
+	rb_kunit_reserve(test, 620, 16, 3, &taken);
 	ring_buffer_unlock_commit(ctx->buffer);
-	KUNIT_EXPECT_EQ(test, rb_kunit_last(test), RB_FAST_TAKEN);
+	KUNIT_EXPECT_EQ(test, taken, RB_FAST_TAKEN);
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_write(test, 630, 16, 4), RB_FAST_TAKEN);
 	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 4);
