@@ -464,4 +464,191 @@ static struct kunit_suite rb_fast_suite = {
 
 kunit_test_suite(rb_fast_suite);
 
+/*
+ * ring_buffer_iter_read_page(): a copy of the events in trace_pipe_raw's
+ * page format, through an iterator, leaving them in the buffer.
+ */
+
+/* The time stamp of the last event copied by the current case */
+static u64 rb_kunit_copied;
+
+/* Read one page from @iter, over bytes that must be cleared */
+static int rb_kunit_iter_page(struct ring_buffer_iter *iter, void *page,
+			      size_t len, u64 end)
+{
+	memset(page, 0xa5, len);
+	return ring_buffer_iter_read_page(iter, page, len, &rb_kunit_copied, end);
+}
+
+KUNIT_DEFINE_ACTION_WRAPPER(rb_kunit_read_finish, ring_buffer_read_finish,
+			    struct ring_buffer_iter *);
+
+static struct ring_buffer_iter *rb_kunit_iter(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+
+	rb_kunit_copied = 0;
+	iter = ring_buffer_read_start(ctx->buffer, ctx->cpu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iter);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rb_kunit_read_finish,
+							iter), 0);
+	return iter;
+}
+
+/* Check the event at @off of @bpage: @delta, @len bytes of data, @val */
+static unsigned int rb_kunit_page_event(struct kunit *test,
+					struct buffer_data_page *bpage,
+					unsigned int off, u64 delta,
+					unsigned long len, u32 val)
+{
+	struct ring_buffer_event *event = (void *)bpage->data + off;
+
+	KUNIT_EXPECT_LE(test, (u32)event->type_len, RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
+	KUNIT_EXPECT_EQ(test, (u64)event->time_delta, delta);
+	KUNIT_EXPECT_EQ(test, rb_event_length(event), rb_calculate_event_length(len));
+	KUNIT_EXPECT_EQ(test, *(u32 *)ring_buffer_event_data(event), val);
+	return off + rb_event_length(event);
+}
+
+/* Deltas from the page's first event, a time extend, a long event */
+static void rb_iter_page_copy(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	size_t len = ring_buffer_subbuf_size_get(ctx->buffer);
+	struct buffer_data_page *bpage;
+	struct ring_buffer_event *ext;
+	struct ring_buffer_iter *iter;
+	u64 far = 100 + 10 + (3ULL << TS_SHIFT) + 5;
+	unsigned int off, commit;
+	char *rest;
+
+	bpage = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bpage);
+	rb_kunit_write(test, 100, 16, 1);
+	rb_kunit_write(test, 110, 200, 2);
+	rb_kunit_write(test, far, 8, 3);
+	iter = rb_kunit_iter(test);
+
+	commit = rb_calculate_event_length(16) + rb_calculate_event_length(200) +
+		 RB_LEN_TIME_EXTEND + rb_calculate_event_length(8);
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			commit);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 100);
+	KUNIT_EXPECT_EQ(test, local_read(&bpage->commit), commit);
+	off = rb_kunit_page_event(test, bpage, 0, 0, 16, 1);
+	off = rb_kunit_page_event(test, bpage, off, 10, 200, 2);
+	ext = (void *)bpage->data + off;
+	KUNIT_EXPECT_EQ(test, (u32)ext->type_len, RINGBUF_TYPE_TIME_EXTEND);
+	KUNIT_EXPECT_EQ(test, rb_event_time_stamp(ext), far - 110);
+	off = rb_kunit_page_event(test, bpage, off + RB_LEN_TIME_EXTEND, 0, 8, 3);
+	KUNIT_EXPECT_EQ(test, off, commit);
+	rest = (char *)bpage->data + commit;
+	KUNIT_EXPECT_TRUE(test, !rest[0] &&
+			  !memcmp(rest, rest + 1, len - BUF_PAGE_HDR_SIZE - commit - 1));
+
+	/* Nothing more, and nothing consumed */
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX), 0);
+	KUNIT_EXPECT_EQ(test, local_read(&bpage->commit), 0);
+	rb_kunit_expect(test, 100, 16, 1);
+	rb_kunit_expect(test, 110, 200, 2);
+	rb_kunit_expect(test, far, 8, 3);
+	rb_kunit_expect_empty(test);
+}
+
+/* Events after @end stay out; more events than a page go on the next */
+static void rb_iter_page_end_and_split(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	size_t len = ring_buffer_subbuf_size_get(ctx->buffer);
+	unsigned int per_page, n = 0, i, off, event_len;
+	struct buffer_data_page *bpage;
+	struct ring_buffer_iter *iter;
+	int commit;
+
+	bpage = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bpage);
+	event_len = rb_calculate_event_length(16);
+	per_page = (len - BUF_PAGE_HDR_SIZE) / event_len;
+	for (i = 0; i < per_page + 10; i++)
+		rb_kunit_write(test, 1000 + i, 16, i);
+	rb_kunit_write(test, 5000, 16, 9999);
+	iter = rb_kunit_iter(test);
+
+	/* The first page is full, the second has the rest up to @end */
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, 4999),
+			per_page * event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 1000);
+	for (off = 0, i = 0; i < per_page; i++, n++)
+		off = rb_kunit_page_event(test, bpage, off, i ? 1 : 0, 16, n);
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, 4999),
+			10 * event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 1000 + per_page);
+	for (off = 0, i = 0; i < 10; i++, n++)
+		off = rb_kunit_page_event(test, bpage, off, i ? 1 : 0, 16, n);
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, 4999), 0);
+
+	/* Too small for the header and an event */
+	commit = ring_buffer_iter_read_page(iter, bpage, BUF_PAGE_HDR_SIZE + 4,
+					    &rb_kunit_copied, U64_MAX);
+	KUNIT_EXPECT_EQ(test, commit, -EINVAL);
+	/* The one after @end is still there */
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 5000);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu),
+			per_page + 11);
+}
+
+/*
+ * A consuming read meanwhile makes the iterator start over at the oldest
+ * unread event: what was copied already is not copied again, and what
+ * was consumed before the copy reached it is simply not there.
+ */
+static void rb_iter_page_after_a_consumer(struct kunit *test)
+{
+	unsigned int i, off, event_len = rb_calculate_event_length(16);
+	size_t len = BUF_PAGE_HDR_SIZE + 4 * event_len;
+	struct buffer_data_page *bpage;
+	struct ring_buffer_iter *iter;
+
+	bpage = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bpage);
+	for (i = 0; i < 10; i++)
+		rb_kunit_write(test, 100 + 10 * i, 16, i);
+	iter = rb_kunit_iter(test);
+
+	/* A page of four: 0 to 3 */
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			4 * event_len);
+	for (off = 0, i = 0; i < 4; i++)
+		off = rb_kunit_page_event(test, bpage, off, i ? 10 : 0, 16, i);
+
+	/* 0 to 5 consumed: the copy goes on with 6 */
+	for (i = 0; i < 6; i++)
+		rb_kunit_expect(test, 100 + 10 * i, 16, i);
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			4 * event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 160);
+	KUNIT_EXPECT_EQ(test, local_read(&bpage->commit), 4 * event_len);
+	for (off = 0, i = 6; i < 10; i++)
+		off = rb_kunit_page_event(test, bpage, off, i > 6 ? 10 : 0, 16, i);
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX), 0);
+}
+
+static struct kunit_case rb_iter_page_cases[] = {
+	KUNIT_CASE(rb_iter_page_copy),
+	KUNIT_CASE(rb_iter_page_end_and_split),
+	KUNIT_CASE(rb_iter_page_after_a_consumer),
+	{}
+};
+
+static struct kunit_suite rb_iter_page_suite = {
+	.name		= "ring_buffer_iter_page",
+	.init		= rb_kunit_init,
+	.test_cases	= rb_iter_page_cases,
+};
+
+kunit_test_suite(rb_iter_page_suite);
+
 #endif /* CONFIG_RING_BUFFER_FAST_KUNIT_TEST */

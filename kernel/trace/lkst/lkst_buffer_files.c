@@ -5,6 +5,8 @@
  *
  *   per_cpu/cpuN/raw	binary, consuming, one ring-buffer page at a time
  *			(the trace_pipe_raw format, see header_page)
+ *   per_cpu/cpuN/raw_copy  the same format, not consuming: the records
+ *			held at open, while recording goes on
  *   per_cpu/cpuN/stats	per-CPU accounting, see lkst_buffer.c
  *   trace		all CPUs merged by time, human-readable, not
  *			consuming; opening it with O_TRUNC clears
@@ -17,13 +19,15 @@
  * that the file was not removed before taking a reference: the buffer
  * may have been removed between the lookup of the dentry and open().
  * An open file keeps the buffer's memory; once the buffer is removed,
- * writes through it fail with -ENODEV and raw reads end of file.
+ * writes through it fail with -ENODEV and raw reads end of file (raw_copy
+ * still gives what it held at open).
  */
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/security.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
@@ -237,6 +241,131 @@ static const struct file_operations lkst_raw_fops = {
 	.poll		= lkst_raw_poll,
 	.flush		= lkst_raw_flush,
 	.release	= lkst_raw_release,
+};
+
+/*
+ * per_cpu/cpuN/raw_copy: what the CPU's buffer holds at open, in raw's
+ * page format, without consuming it or stopping the writers: the pages
+ * are filled through a ring-buffer iterator (as trace reads), with the
+ * records stamped up to the open.  A record overwritten before the copy
+ * reached it is missing, and the page after the gap says so
+ * (RB_MISSED_EVENTS); one consumed by a reader of raw meanwhile is just
+ * not there; the stats before and after tell how many of each.
+ */
+struct lkst_raw_copy {
+	struct lkst_buffer		*buf;
+	struct ring_buffer_iter		*iter;	/* NULL: no buffer for the CPU */
+	void				*page;
+	size_t				size;	/* of a ring-buffer page */
+	size_t				read;	/* bytes of page returned */
+	u64				last;	/* stamp of the last record copied */
+	u64				end;	/* the clock at open */
+	struct mutex			lock;	/* readers of one file */
+};
+
+static int lkst_raw_copy_open(struct inode *inode, struct file *filp)
+{
+	struct lkst_raw_copy *rc;
+	struct lkst_buffer *buf;
+	struct trace_buffer *rb;
+	int ret;
+
+	ret = lkst_buf_open_get(inode, &buf);
+	if (ret)
+		return ret;
+	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	if (!rc) {
+		ret = -ENOMEM;
+		goto err_put;
+	}
+	rb = lkst_buffer_rb(buf);
+	rc->buf = buf;
+	rc->size = ring_buffer_subbuf_size_get(rb);
+	rc->read = rc->size;		/* nothing copied yet */
+	mutex_init(&rc->lock);
+	rc->page = kmalloc(rc->size, GFP_KERNEL);
+	if (!rc->page) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+	/* Another boot's clock: all of it */
+	rc->end = buf->last_boot ? U64_MAX : ring_buffer_time_stamp(rb);
+	rc->iter = ring_buffer_read_start(rb, lkst_file_cpu(inode), GFP_KERNEL);
+	/* A CPU the ring buffer never set up has no size: it reads nothing */
+	if (!rc->iter && ring_buffer_size(rb, lkst_file_cpu(inode))) {
+		ret = -ENOMEM;
+		goto err_page;
+	}
+	filp->private_data = rc;
+	return nonseekable_open(inode, filp);
+
+err_page:
+	kfree(rc->page);
+err_free:
+	kfree(rc);
+err_put:
+	lkst_buffer_put(buf);
+	return ret;
+}
+
+static int lkst_raw_copy_release(struct inode *inode, struct file *filp)
+{
+	struct lkst_raw_copy *rc = filp->private_data;
+
+	if (rc->iter)
+		ring_buffer_read_finish(rc->iter);
+	kfree(rc->page);
+	lkst_buffer_put(rc->buf);
+	kfree(rc);
+	return 0;
+}
+
+/* As many pages as the reader takes: a copy races the writers */
+static ssize_t lkst_raw_copy_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct lkst_raw_copy *rc = iocb->ki_filp->private_data;
+	ssize_t done = 0;
+	int ret = 0, tries;
+	size_t n;
+
+	if (!rc->iter)
+		return 0;
+	if (mutex_lock_interruptible(&rc->lock))
+		return -EINTR;
+	while (iov_iter_count(to)) {
+		if (rc->read >= rc->size) {
+			if (done && fatal_signal_pending(current))
+				break;
+			for (tries = 0; tries < 10; tries++) {
+				ret = ring_buffer_iter_read_page(rc->iter, rc->page,
+								 rc->size, &rc->last,
+								 rc->end);
+				if (ret != -EBUSY)
+					break;
+				cond_resched();
+			}
+			if (ret <= 0)
+				break;
+			rc->read = 0;
+		}
+		n = copy_to_iter(rc->page + rc->read, rc->size - rc->read, to);
+		if (!n) {
+			ret = -EFAULT;
+			break;
+		}
+		rc->read += n;
+		done += n;
+		cond_resched();
+	}
+	mutex_unlock(&rc->lock);
+	return done ? done : ret;
+}
+
+static const struct file_operations lkst_raw_copy_fops = {
+	.open		= lkst_raw_copy_open,
+	.read_iter	= lkst_raw_copy_read_iter,
+	.splice_read	= copy_splice_read,
+	.release	= lkst_raw_copy_release,
 };
 
 /* per_cpu/cpuN/stats */
@@ -757,6 +886,11 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 			return -ENOMEM;
 		f = trace_create_file("raw", TRACE_MODE_READ, cpudir, buf,
 				      &lkst_raw_fops);
+		if (!f)
+			return -ENOMEM;
+		d_inode(f)->i_cdev = (void *)(cpu + 1L);
+		f = trace_create_file("raw_copy", TRACE_MODE_READ, cpudir, buf,
+				      &lkst_raw_copy_fops);
 		if (!f)
 			return -ENOMEM;
 		d_inode(f)->i_cdev = (void *)(cpu + 1L);

@@ -28,6 +28,9 @@ static const struct {
 	const char	*help;
 } lkst_cmds[] = {
 	{ "record",	cmd_record,	"record LKST events into a directory" },
+	{ "snapshot",	cmd_snapshot,	"save what the buffers hold now, recording on" },
+	{ "watch",	cmd_watch,	"a snapshot each time a handler notifies" },
+	{ "apply",	cmd_apply,	"set LKST up from /etc/lkst/lkst.conf, all or nothing" },
 	{ "report",	cmd_report,	"print a recording as text, merged by time" },
 	{ "states",	cmd_states,	"time each process spent running, ready, blocked" },
 	{ "latency",	cmd_latency,	"wakeup, system call and interrupt latencies" },

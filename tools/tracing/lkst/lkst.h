@@ -214,6 +214,9 @@ extern const char * const lkst_state_names[LKST_S_NR];
 
 /* The commands */
 int cmd_record(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_states(int argc, char **argv);
 int cmd_latency(int argc, char **argv);

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
@@ -270,20 +271,20 @@ static int lkst_copy_dynevents(const char *dir)
  * -a, whose release goes into the VERSION option).  Saved now, since the
  * clock can change and trace.dat is written from DIR alone.
  */
-static int lkst_save_clock_uname(const char *dir)
+static int lkst_save_clock_uname(const char *dir, const char *instance)
 {
-	char *path = tracefs_instance_get_file(NULL, "instances/" LKST_DAT_BUFFER "/trace_clock");
-	char *buf = NULL, uts[5 * 65 + 8];
+	char name[96], *path, *buf = NULL, uts[5 * 65 + 8];
 	struct utsname u;
 	int ret = -ENOENT;
 
+	snprintf(name, sizeof(name), "instances/%s/trace_clock", instance);
+	path = tracefs_instance_get_file(NULL, name);
 	/* without it (no such instance), trace.dat names the clock "local" */
 	if (path)
 		ret = lkst_read_file(path, &buf, NULL);
 	if (ret) {
 		lkst_warn("%s: %s: trace.dat will name the clock \"local\"",
-			  path ? path : "instances/" LKST_DAT_BUFFER "/trace_clock",
-			  strerror(-ret));
+			  path ? path : name, strerror(-ret));
 		ret = 0;
 	} else {
 		ret = lkst_save(dir, LKST_FILE_CLOCK, buf, strlen(buf));
@@ -299,7 +300,7 @@ static int lkst_save_clock_uname(const char *dir)
 	return lkst_save(dir, LKST_FILE_UNAME, uts, strlen(uts));
 }
 
-static int lkst_copy_meta(const struct lkst_rec *r)
+static int lkst_copy_meta(const struct lkst_rec *r, const char *instance)
 {
 	static const char * const files[] = {
 		LKST_FILE_FORMAT, LKST_FILE_HPAGE, LKST_FILE_HEVENT,
@@ -313,7 +314,7 @@ static int lkst_copy_meta(const struct lkst_rec *r)
 		if (ret)
 			return ret;
 	}
-	ret = lkst_save_clock_uname(r->dir);
+	ret = lkst_save_clock_uname(r->dir, instance);
 	if (ret)
 		return ret;
 	return lkst_copy_dynevents(r->dir);
@@ -1224,7 +1225,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 
-	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) || lkst_copy_meta(r))
+	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) ||
+	    lkst_copy_meta(r, LKST_DAT_BUFFER))
 		goto out;
 	lkst_save_kallsyms(r, true);
 	path = lkst_path(r->dir, LKST_FILE_COMM);
@@ -1344,5 +1346,686 @@ out:
 usage:
 	lkst_record_usage(stderr);
 	free(r);
+	return LKST_EXIT_USAGE;
+}
+
+/*
+ * lkst snapshot: what the buffers hold now, saved as a recording, while
+ * recording goes on.  Every CPU's per_cpu/cpuN/raw_copy is opened first,
+ * so that one moment cuts them all, then copied into DIR/cpuN.raw; the
+ * records stay in the buffers and the maskset is not touched.  The
+ * CPU's stats before and after say what the copy could not save:
+ * records overwritten before it reached them (a busy flight recorder) or
+ * consumed meanwhile by a reader of raw.
+ */
+
+struct lkst_snap_stats {
+	unsigned long	entries, overrun, lost, read;
+};
+
+struct lkst_snap_cpu {
+	int			cpu;
+	int			in;	/* raw_copy */
+	struct lkst_snap_stats	before, after;
+	long long		bytes;
+	unsigned long		records;
+};
+
+static void lkst_snapshot_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lkst snapshot [-o DIR] [-b NAME | --all]\n"
+		"\n"
+		"Save what LKST's buffers hold now into DIR (default lkst.snapshot), as\n"
+		"a recording that 'lkst report', 'states', 'latency', 'export' and\n"
+		"trace-cmd (DIR/trace.dat) read.  Nothing is consumed, the maskset is\n"
+		"not changed and recording goes on: the records stamped after the\n"
+		"snapshot began are not in it.  DIR/snapshot.info says, per CPU, what\n"
+		"the buffer held and what the copy could not save.\n"
+		"\n"
+		"  -o, --output DIR  where to save (files of an earlier recording there\n"
+		"                    are replaced)\n"
+		"  -b, --buffer NAME a user buffer (lkst/buffers/NAME) instead of the\n"
+		"                    default buffer\n"
+		"  -a, --all         the default buffer into DIR and every user buffer\n"
+		"                    into DIR/buffers/NAME\n"
+		"  -h, --help        this text\n");
+}
+
+static int lkst_snap_stats_read(const char *bufdir, int cpu,
+				struct lkst_snap_stats *st)
+{
+	char name[160], val[32], *buf;
+
+	snprintf(name, sizeof(name), "%sper_cpu/cpu%d/stats", bufdir, cpu);
+	buf = lkst_tracefs_read(name);
+	if (!buf)
+		return -1;
+	memset(st, 0, sizeof(*st));
+	if (lkst_info_value(buf, "entries", val, sizeof(val)))
+		st->entries = strtoul(val, NULL, 10);
+	if (lkst_info_value(buf, "overrun", val, sizeof(val)))
+		st->overrun = strtoul(val, NULL, 10);
+	if (lkst_info_value(buf, "lost", val, sizeof(val)))
+		st->lost = strtoul(val, NULL, 10);
+	if (lkst_info_value(buf, "read", val, sizeof(val)))
+		st->read = strtoul(val, NULL, 10);
+	free(buf);
+	return 0;
+}
+
+/* Copy an open raw_copy into DIR/cpuN.raw: its size, or -1 */
+static long long lkst_snap_copy(const char *dir, struct lkst_snap_cpu *c)
+{
+	char name[32], *out, page[65536];
+	long long total = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(name, sizeof(name), "cpu%d.raw", c->cpu);
+	out = lkst_path(dir, name);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		lkst_err("%s: %s", out, strerror(errno));
+		free(out);
+		return -1;
+	}
+	while ((n = read(c->in, page, sizeof(page))) > 0) {
+		ssize_t w = write(fd, page, n);
+
+		if (w != n) {
+			lkst_err("%s: %s", out, w < 0 ? strerror(errno) : "short write");
+			total = -1;
+			break;
+		}
+		total += n;
+	}
+	if (n < 0) {
+		lkst_err("cpu%d raw_copy: %s", c->cpu, strerror(errno));
+		total = -1;
+	}
+	if (close(fd) && total >= 0) {
+		lkst_err("%s: %s", out, strerror(errno));
+		total = -1;
+	}
+	free(out);
+	return total;
+}
+
+/* "comm": the names of the tasks alive now; exited ones are not known */
+static int lkst_snap_comm(struct lkst_rec *r)
+{
+	char *path = lkst_path(r->dir, LKST_FILE_COMM);
+	int ret = 0;
+
+	r->comm = fopen(path, "we");
+	if (!r->comm) {
+		lkst_err("%s: %s", path, strerror(errno));
+		ret = -1;
+	} else {
+		lkst_comm_scan(r);
+		if (fclose(r->comm)) {
+			lkst_err("%s: %s", path, strerror(errno));
+			ret = -1;
+		}
+		r->comm = NULL;
+	}
+	free(r->names);
+	r->names = NULL;
+	r->nr_names = 0;
+	free(path);
+	return ret;
+}
+
+/*
+ * Save one buffer: @name NULL for the default one, into @dir.  Returns
+ * 0, or -1 with a message.
+ */
+static int lkst_snapshot_buffer(const char *dir, const char *name)
+{
+	char bufdir[96], instance[96], path[192], *maskset, *file, *info = NULL;
+	unsigned long own, over, gone, lost, saved = 0, missing = 0;
+	struct lkst_snap_cpu *cpus = NULL, *c;
+	struct lkst_rec r = { .dir = dir };
+	int nr = 0, i, ret = -1;
+	struct timespec now;
+	char *bid = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (name) {
+		snprintf(bufdir, sizeof(bufdir), "buffers/%s/", name);
+		snprintf(instance, sizeof(instance), LKST_DAT_BUFFER ".%s", name);
+	} else {
+		bufdir[0] = '\0';
+		snprintf(instance, sizeof(instance), LKST_DAT_BUFFER);
+	}
+	snprintf(path, sizeof(path), LKST_TRACEFS_DIR "/%sper_cpu/cpu0", bufdir);
+	if (!tracefs_dir_exists(NULL, path)) {
+		lkst_err("no %s: %s", path, name ? "no such user buffer" :
+			 "no LKST in this kernel, tracefs not mounted, or not root");
+		return -1;
+	}
+	snprintf(path, sizeof(path), LKST_TRACEFS_DIR "/%sper_cpu/cpu0/raw_copy", bufdir);
+	if (!tracefs_file_exists(NULL, path)) {
+		lkst_err("no %s: this kernel's LKST cannot copy its buffers without consuming them",
+			 path);
+		return -1;
+	}
+
+	/* The stats of every CPU, then every CPU opened: one cut for all */
+	for (i = 0; i < LKST_MAX_CPUS; i++) {
+		snprintf(path, sizeof(path), LKST_TRACEFS_DIR "/%sper_cpu/cpu%d/raw_copy",
+			 bufdir, i);
+		if (!tracefs_file_exists(NULL, path))
+			break;
+		cpus = lkst_realloc_array(cpus, nr + 1, sizeof(*cpus));
+		c = &cpus[nr++];
+		memset(c, 0, sizeof(*c));
+		c->cpu = i;
+		c->in = -1;
+		if (lkst_snap_stats_read(bufdir, i, &c->before))
+			goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		c = &cpus[i];
+		snprintf(path, sizeof(path), LKST_TRACEFS_DIR "/%sper_cpu/cpu%d/raw_copy",
+			 bufdir, c->cpu);
+		file = tracefs_instance_get_file(NULL, path);
+		c->in = file ? open(file, O_RDONLY | O_CLOEXEC) : -1;
+		if (c->in < 0)
+			lkst_err("%s: %s", file ? file : path, strerror(errno));
+		tracefs_put_tracing_file(file);
+		if (c->in < 0)
+			goto out;
+	}
+	if (lkst_page_layout(&r) || lkst_prepare_dir(dir))
+		goto out;
+	for (i = 0; i < nr; i++) {
+		c = &cpus[i];
+		c->bytes = lkst_snap_copy(dir, c);
+		close(c->in);
+		c->in = -1;
+		if (c->bytes < 0 || lkst_snap_stats_read(bufdir, c->cpu, &c->after))
+			goto out;
+	}
+	if (lkst_copy_meta(&r, instance) || lkst_snap_comm(&r))
+		goto out;
+	lkst_save_kallsyms(&r, true);
+	for (i = 0; i < nr; i++) {
+		c = &cpus[i];
+		snprintf(path, sizeof(path), "cpu%d.raw", c->cpu);
+		if (lkst_rawfile_count(dir, path, 0, &c->records, &own)) {
+			lkst_err("%s/%s: cannot be read back", dir, path);
+			goto out;
+		}
+	}
+
+	f = open_memstream(&info, &len);
+	if (!f) {
+		lkst_err("open_memstream: %s", strerror(errno));
+		goto out;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	lkst_read_file("/proc/sys/kernel/random/boot_id", &bid, NULL);
+	maskset = lkst_tracefs_read("maskset");
+	if (bid)
+		lkst_chomp(bid);
+	if (maskset)
+		lkst_chomp(maskset);
+	fprintf(f, "buffer: %s\nmaskset: %s\ntime: %lld\nboot_id: %s\n",
+		instance, maskset ? maskset : "?", (long long)now.tv_sec,
+		bid ? bid : "?");
+	free(bid);
+	free(maskset);
+	for (i = 0; i < nr; i++) {
+		c = &cpus[i];
+		over = c->after.overrun - c->before.overrun;
+		gone = c->after.read - c->before.read;
+		lost = c->after.lost - c->before.lost;
+		saved += c->records;
+		missing += over + gone + lost;
+		fprintf(f, "cpu%d: held %lu saved %lu ", c->cpu,
+			c->before.entries, c->records);
+		fprintf(f, "overwritten_while_saving %lu ", over);
+		fprintf(f, "consumed_while_saving %lu lost_while_saving %lu\n",
+			gone, lost);
+		fprintf(stderr, "lkst: cpu%d: %lu records saved of %lu held%s\n",
+			c->cpu, c->records, c->before.entries, over + gone + lost ?
+			" (some overwritten, consumed or lost meanwhile)" : "");
+	}
+	if (fclose(f) || !info) {
+		lkst_err("snapshot.info: %s", strerror(errno));
+		goto out;
+	}
+	if (lkst_save(dir, "snapshot.info", info, len))
+		goto out;
+	if (missing)
+		lkst_warn("%lu records left the buffers or were not recorded while they were saved (see %s/snapshot.info)",
+			  missing, dir);
+	fprintf(stderr, "lkst: saved %lu records of %s into %s\n", saved,
+		instance, dir);
+	lkst_tracedat_signals(true);
+	ret = lkst_save_tracedat(dir, false) ? -1 : 0;
+	lkst_tracedat_signals(false);
+out:
+	for (i = 0; i < nr; i++)
+		if (cpus[i].in >= 0)
+			close(cpus[i].in);
+	free(cpus);
+	free(info);
+	return ret;
+}
+
+/* Buffer @name (NULL: the default one) into @dir; with @all, also DIR/buffers/ */
+static int lkst_snapshot(const char *dir, const char *name, bool all)
+{
+	char *list, *line, *end, *sub;
+	int ret = 0;
+
+	if (lkst_snapshot_buffer(dir, name))
+		return -1;
+	if (!all)
+		return 0;
+
+	list = lkst_tracefs_read("user_buffers");
+	if (!list)
+		return -1;
+	sub = lkst_path(dir, "buffers");
+	if (mkdir(sub, 0755) && errno != EEXIST) {
+		lkst_err("%s: %s", sub, strerror(errno));
+		ret = -1;
+	}
+	for (line = list; !ret && *line; line = end) {
+		char *bdir;
+
+		end = strchrnul(line, '\n');
+		if (*end)
+			*end++ = '\0';
+		if (!*line || *line == '#')
+			continue;
+		bdir = lkst_path(sub, line);
+		ret = lkst_snapshot_buffer(bdir, line);
+		free(bdir);
+	}
+	free(sub);
+	free(list);
+	return ret;
+}
+
+/* Check -b NAME; 0 or -1 with a message */
+static int lkst_buffer_name_ok(const char *name)
+{
+	if (name && (!*name || strchr(name, '/') || !strcmp(name, ".") ||
+		     !strcmp(name, ".."))) {
+		lkst_err("bad buffer name '%s'", name);
+		return -1;
+	}
+	return 0;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "buffer",	required_argument,	NULL, 'b' },
+		{ "all",	no_argument,		NULL, 'a' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ }
+	};
+	const char *dir = "lkst.snapshot", *name = NULL;
+	bool all = false, filtered;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "o:b:ah", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'b':
+			name = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'h':
+			lkst_snapshot_usage(stdout);
+			return LKST_EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		lkst_err("unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
+	if (all && name) {
+		lkst_err("-b and --all exclude each other");
+		goto usage;
+	}
+	if (lkst_buffer_name_ok(name))
+		goto usage;
+	/* Its own reads and writes would overwrite what it saves */
+	filtered = !lkst_notrace(getpid(), true);
+	ret = lkst_snapshot(dir, name, all) ? LKST_EXIT_FAIL : LKST_EXIT_OK;
+	if (filtered)
+		lkst_notrace(getpid(), false);
+	return ret;
+usage:
+	lkst_snapshot_usage(stderr);
+	return LKST_EXIT_USAGE;
+}
+
+/*
+ * lkst watch: a snapshot each time a handler calls lkst_notify() (e.g.
+ * lkst_escalate on a SIGSEGV), numbered DIR/000001, DIR/000002, ... (one
+ * more than the highest already there: the kernel's count starts again
+ * at each boot), each written as NNNNNN.tmp and renamed when complete.
+ * Notifications that come while a snapshot is taken give one more
+ * snapshot, not one each; snapshot.info says how many it stands for.
+ */
+
+static void lkst_watch_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: lkst watch [-o DIR] [--keep N] [--delay MS] [--restore MASKSET]\n"
+		"                  [-b NAME | --all]\n"
+		"\n"
+		"Wait for lkst/notify (a handler saying that something went wrong, e.g.\n"
+		"lkst_escalate) and take a snapshot each time (see 'lkst snapshot'), into\n"
+		"DIR/000001, DIR/000002, ... (default DIR: lkst.watch), until SIGINT or\n"
+		"SIGTERM.\n"
+		"\n"
+		"  -o, --output DIR       where the snapshots go\n"
+		"  -k, --keep N           keep the N newest snapshots, remove older ones\n"
+		"                         (default: all)\n"
+		"  -d, --delay MS         wait MS milliseconds before the snapshot, so that\n"
+		"                         it holds what a switched maskset records after\n"
+		"                         the trigger\n"
+		"  -r, --restore MASKSET  switch to MASKSET after each snapshot (e.g. back\n"
+		"                         from the one lkst_escalate switched to)\n"
+		"  -b, --buffer NAME      a user buffer instead of the default buffer\n"
+		"  -a, --all              every buffer, as 'lkst snapshot --all'\n"
+		"  -h, --help             this text\n");
+}
+
+static int lkst_rm_one(const char *path, const struct stat *st, int flag,
+		       struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* The numbers of DIR's snapshots, sorted; their count, or -1 */
+static int lkst_watch_list(const char *dir, unsigned long **nums)
+{
+	unsigned long *n = NULL, v;
+	struct dirent *de;
+	int nr = 0, i, j;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		lkst_err("%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (strlen(de->d_name) != 6 || strspn(de->d_name, "0123456789") != 6)
+			continue;
+		v = strtoul(de->d_name, NULL, 10);
+		n = lkst_realloc_array(n, nr + 1, sizeof(*n));
+		for (i = nr; i > 0 && n[i - 1] > v; i--)
+			n[i] = n[i - 1];
+		n[i] = v;
+		nr++;
+	}
+	closedir(d);
+	for (i = j = 0; i < nr; i++)
+		if (!j || n[j - 1] != n[i])
+			n[j++] = n[i];
+	*nums = n;
+	return j;
+}
+
+static void lkst_watch_prune(const char *dir, unsigned long keep)
+{
+	unsigned long *nums;
+	char name[16], *path;
+	int nr, i;
+
+	nr = lkst_watch_list(dir, &nums);
+	for (i = 0; keep && nr > 0 && i < nr - (int)keep; i++) {
+		snprintf(name, sizeof(name), "%06lu", nums[i]);
+		path = lkst_path(dir, name);
+		if (nftw(path, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS))
+			lkst_warn("%s: not removed: %s", path, strerror(errno));
+		else
+			fprintf(stderr, "lkst: removed %s (--keep %lu)\n", path, keep);
+		free(path);
+	}
+	if (nr > 0)
+		free(nums);
+}
+
+/* One snapshot for notification @count (@seen before it): 0 or -1 */
+static int lkst_watch_take(const char *dir, const char *name, bool all,
+			   long count, long seen, const char *reason)
+{
+	unsigned long *nums, next = 1;
+	char num[16], tmpname[24], *final, *tmp, line[96];
+	int nr, ret;
+
+	nr = lkst_watch_list(dir, &nums);
+	if (nr < 0)
+		return -1;
+	if (nr > 0) {
+		next = nums[nr - 1] + 1;
+		free(nums);
+	}
+	if (next > 999999) {
+		lkst_err("%s: no snapshot number left (999999 taken)", dir);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%06lu", next);
+	snprintf(tmpname, sizeof(tmpname), "%s.tmp", num);
+	final = lkst_path(dir, num);
+	tmp = lkst_path(dir, tmpname);
+	nftw(tmp, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS);	/* a crashed one's */
+	ret = lkst_snapshot(tmp, name, all);
+	if (!ret) {
+		char *info = lkst_path(tmp, "snapshot.info");
+		FILE *f = fopen(info, "ae");
+
+		snprintf(line, sizeof(line), "notify: %ld %s\ncoalesced: %ld\n",
+			 count, reason, count - seen - 1);
+		if (!f || fputs(line, f) < 0 || fclose(f)) {
+			lkst_err("%s: %s", info, strerror(errno));
+			ret = -1;
+		}
+		free(info);
+	}
+	if (!ret && rename(tmp, final)) {
+		lkst_err("%s: %s", final, strerror(errno));
+		ret = -1;
+	}
+	if (!ret)
+		fprintf(stderr, "lkst: notification %ld (reason %s): snapshot %s\n",
+			count, reason, final);
+	else
+		nftw(tmp, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(final);
+	free(tmp);
+	return ret;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "keep",	required_argument,	NULL, 'k' },
+		{ "delay",	required_argument,	NULL, 'd' },
+		{ "restore",	required_argument,	NULL, 'r' },
+		{ "buffer",	required_argument,	NULL, 'b' },
+		{ "all",	no_argument,		NULL, 'a' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ }
+	};
+	const char *dir = "lkst.watch", *name = NULL, *restore = NULL;
+	unsigned long keep = 0, delay = 0;
+	int opt, nfd = -1, sfd = -1, ret = LKST_EXIT_FAIL;
+	char buf[64], reason[32], *path = NULL;
+	long count, seen;
+	sigset_t mask, oldmask;
+	bool all = false, filtered = false;
+	ssize_t n;
+
+	while ((opt = getopt_long(argc, argv, "o:k:d:r:b:ah", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			dir = optarg;
+			break;
+		case 'k':
+			if (lkst_parse_uint(optarg, &keep) || !keep) {
+				lkst_err("bad --keep '%s': a number > 0", optarg);
+				goto usage;
+			}
+			break;
+		case 'd':
+			if (lkst_parse_uint(optarg, &delay) || delay > 3600000) {
+				lkst_err("bad --delay '%s': milliseconds, at most 3600000",
+					 optarg);
+				goto usage;
+			}
+			break;
+		case 'r':
+			restore = optarg;
+			break;
+		case 'b':
+			name = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'h':
+			lkst_watch_usage(stdout);
+			return LKST_EXIT_OK;
+		default:
+			goto usage;
+		}
+	}
+	if (optind < argc) {
+		lkst_err("unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
+	if (all && name) {
+		lkst_err("-b and --all exclude each other");
+		goto usage;
+	}
+	if (lkst_buffer_name_ok(name))
+		goto usage;
+	if (restore) {
+		char *list = lkst_tracefs_read("available_masksets");
+
+		if (!list)
+			return LKST_EXIT_FAIL;
+		if (!lkst_maskset_known(list, restore)) {
+			lkst_err("--restore: no maskset '%s' (see available_masksets)",
+				 restore);
+			free(list);
+			return LKST_EXIT_FAIL;
+		}
+		free(list);
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		lkst_err("%s: %s", dir, strerror(errno));
+		return LKST_EXIT_FAIL;
+	}
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	path = lkst_lkst_file("notify");
+	nfd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	if (sfd < 0 || nfd < 0) {
+		lkst_err("%s: %s", sfd < 0 ? "signalfd" : path ? path : "notify",
+			 strerror(errno));
+		goto out;
+	}
+	/* The count so far; what happened before is not this watch's */
+	n = pread(nfd, buf, sizeof(buf) - 1, 0);
+	if (n > 0)
+		buf[n] = '\0';
+	if (n <= 0 || sscanf(buf, "%ld %31s", &seen, reason) != 2) {
+		lkst_err("%s: unreadable", path);
+		goto out;
+	}
+	/* Its own reads and writes would overwrite what it saves */
+	filtered = !lkst_notrace(getpid(), true);
+	fprintf(stderr, "lkst: watching %s, snapshots into %s\n", path, dir);
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = nfd, .events = POLLIN | POLLPRI },
+			{ .fd = sfd, .events = POLLIN },
+		};
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			lkst_err("poll: %s", strerror(errno));
+			goto out;
+		}
+		if (pfd[1].revents) {
+			struct signalfd_siginfo si;
+
+			/* consumed, or unblocking it at the end would kill us */
+			if (read(sfd, &si, sizeof(si)) != sizeof(si))
+				lkst_warn("signalfd: %s", strerror(errno));
+			ret = LKST_EXIT_OK;
+			break;
+		}
+		if (!pfd[0].revents)
+			continue;
+		if (delay) {
+			struct timespec ts = { delay / 1000, (delay % 1000) * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		/* Read now: later notifications wake the next poll() */
+		n = pread(nfd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0) {
+			lkst_err("%s: %s", path, n ? strerror(errno) : "empty");
+			goto out;
+		}
+		buf[n] = '\0';
+		if (sscanf(buf, "%ld %31s", &count, reason) != 2) {
+			lkst_err("%s: unexpected '%s'", path, buf);
+			goto out;
+		}
+		if (count == seen)
+			continue;
+		/* A failed snapshot (a full disk) is said, and watching goes on */
+		if (lkst_watch_take(dir, name, all, count, seen, reason))
+			lkst_warn("notification %ld: no snapshot; watching on", count);
+		seen = count;
+		if (restore && lkst_tracefs_write("maskset", restore))
+			goto out;
+		lkst_watch_prune(dir, keep);
+	}
+out:
+	if (filtered)
+		lkst_notrace(getpid(), false);
+	if (nfd >= 0)
+		close(nfd);
+	if (sfd >= 0)
+		close(sfd);
+	tracefs_put_tracing_file(path);
+	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	return ret;
+usage:
+	lkst_watch_usage(stderr);
 	return LKST_EXIT_USAGE;
 }

@@ -254,40 +254,62 @@ static int nr_cpu_dirs(void)
 	return n;
 }
 
-static int open_raw(int cpu, int flags)
+static int open_file(int cpu, const char *file, int flags)
 {
 	char path[128];
 
-	snprintf(path, sizeof(path), LKST "/per_cpu/cpu%d/raw", cpu);
+	snprintf(path, sizeof(path), LKST "/per_cpu/cpu%d/%s", cpu, file);
 	return open(path, O_RDONLY | flags);
 }
 
-/* Consume every CPU's raw file without blocking; return the records. */
-static int read_all(const struct layout *l, struct rec *out, int max)
+static int open_raw(int cpu, int flags)
+{
+	return open_file(cpu, "raw", flags);
+}
+
+/* Read an open per-CPU file to its end (or EAGAIN); return the records. */
+static int read_fd(const struct layout *l, int fd, int cpu, struct rec *out,
+		   int max)
 {
 	size_t size = l->data.offset + l->data.size;
 	unsigned char *page = malloc(size);
-	int cpu, fd, n = 0, got;
+	int n = 0, got;
 	ssize_t r;
 
-	for (cpu = 0; cpu < nr_cpu_dirs(); cpu++) {
-		fd = open_raw(cpu, O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		while ((r = read(fd, page, size)) > 0) {
-			got = parse_page(l, page, r, cpu, out + n, max - n);
-			if (got < 0) {
-				n = -1;
-				break;
-			}
-			n += got;
-		}
-		close(fd);
-		if (n < 0)
+	while ((r = read(fd, page, size)) > 0) {
+		got = parse_page(l, page, r, cpu, out + n, max - n);
+		if (got < 0) {
+			n = -1;
 			break;
+		}
+		n += got;
 	}
 	free(page);
 	return n;
+}
+
+/* Read every CPU's @file (raw consumes) without blocking; the records. */
+static int read_all_file(const struct layout *l, const char *file,
+			 struct rec *out, int max)
+{
+	int cpu, fd, n = 0, got;
+
+	for (cpu = 0; cpu < nr_cpu_dirs(); cpu++) {
+		fd = open_file(cpu, file, O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		got = read_fd(l, fd, cpu, out + n, max - n);
+		close(fd);
+		if (got < 0)
+			return -1;
+		n += got;
+	}
+	return n;
+}
+
+static int read_all(const struct layout *l, struct rec *out, int max)
+{
+	return read_all_file(l, "raw", out, max);
 }
 
 static void pin_to_cpu(int cpu)
@@ -387,6 +409,98 @@ TEST_F(lkst_raw, timestamps_never_go_backwards_on_a_cpu)
 	for (i = 1; i < n; i++)
 		if (self->recs[i].cpu == self->recs[i - 1].cpu)
 			EXPECT_LE(self->recs[i - 1].ts, self->recs[i].ts);
+}
+
+static int count_child(const struct layout *l, const struct rec *recs, int n,
+		       pid_t child)
+{
+	int i, seen = 0;
+
+	for (i = 0; i < n; i++)
+		if ((recs[i].event == l->ev_fork && recs[i].arg[1] == (uint64_t)child) ||
+		    (recs[i].event == l->ev_exit && recs[i].pid == child))
+			seen++;
+	return seen;
+}
+
+static unsigned long stat_of(int cpu, const char *key)
+{
+	char path[128], *text, *p;
+	unsigned long v = ~0UL;
+
+	snprintf(path, sizeof(path), LKST "/per_cpu/cpu%d/stats", cpu);
+	text = slurp(path);
+	p = text ? strstr(text, key) : NULL;
+	if (p)
+		v = strtoul(p + strlen(key), NULL, 10);
+	return v;
+}
+
+/*
+ * raw_copy: the same records as raw, time stamps included (its pages are
+ * written anew), as often as it is read; raw then consumes them all.
+ */
+TEST_F(lkst_raw, raw_copy_gives_raws_records_without_consuming_them)
+{
+	static struct rec copy[MAX_RECS];
+	int i, n, n1, n2, children[20];
+
+	ASSERT_EQ(0, write_str(LKST "/maskset", MASKSET));
+	for (i = 0; i < 20; i++)
+		children[i] = fork_and_reap();
+	ASSERT_EQ(0, write_str(LKST "/maskset", "RNOTHING"));
+
+	n1 = read_all_file(&self->l, "raw_copy", copy, MAX_RECS);
+	ASSERT_GE(n1, 40);
+	for (i = 0; i < 20; i++)
+		EXPECT_EQ(2, count_child(&self->l, copy, n1, children[i]));
+	EXPECT_EQ(0, stat_of(0, "read: "));
+	n2 = read_all_file(&self->l, "raw_copy", self->recs, MAX_RECS);
+	ASSERT_EQ(n1, n2);
+	EXPECT_EQ(0, memcmp(copy, self->recs, n1 * sizeof(*copy)));
+
+	n = read_all(&self->l, self->recs, MAX_RECS);
+	ASSERT_EQ(n1, n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(copy[i].cpu, self->recs[i].cpu);
+		EXPECT_EQ(copy[i].ts, self->recs[i].ts);
+		EXPECT_EQ(copy[i].event, self->recs[i].event);
+		EXPECT_EQ(copy[i].pid, self->recs[i].pid);
+		EXPECT_EQ(0, memcmp(copy[i].arg, self->recs[i].arg,
+				    sizeof(copy[i].arg)));
+	}
+	/* consumed: nothing left to copy */
+	EXPECT_EQ(0, read_all_file(&self->l, "raw_copy", copy, MAX_RECS));
+}
+
+/*
+ * A raw_copy opened while recording holds what was recorded before the
+ * open, and not what comes after; recording goes on meanwhile.
+ */
+TEST_F(lkst_raw, raw_copy_holds_what_was_recorded_at_open)
+{
+	static struct rec copy[MAX_RECS];
+	pid_t before, after;
+	int fd, n;
+
+	pin_to_cpu(0);
+	ASSERT_EQ(0, write_str(LKST "/maskset", MASKSET));
+	before = fork_and_reap();
+	fd = open_file(0, "raw_copy", 0);
+	ASSERT_LE(0, fd);
+	after = fork_and_reap();
+	n = read_fd(&self->l, fd, 0, copy, MAX_RECS);
+	close(fd);
+	ASSERT_EQ(0, write_str(LKST "/maskset", "RNOTHING"));
+
+	ASSERT_GE(n, 2);
+	EXPECT_EQ(2, count_child(&self->l, copy, n, before));
+	EXPECT_EQ(0, count_child(&self->l, copy, n, after));
+	EXPECT_EQ(0, stat_of(0, "read: "));
+
+	n = read_all(&self->l, self->recs, MAX_RECS);
+	EXPECT_EQ(2, count_child(&self->l, self->recs, n, before));
+	EXPECT_EQ(2, count_child(&self->l, self->recs, n, after));
 }
 
 /* Record O_PANIC, which never fires: recording, and nothing arrives. */

@@ -170,6 +170,151 @@ interrupt() {
 	echo $? > "$dir/intr.rc"
 }
 
+# lkst snapshot while recording: a marker child before the first snapshot,
+# another after it, both in a second one; exits go to a user buffer.  The
+# maskset and the stats after the first snapshot are kept.
+snap() {
+	local l=/sys/kernel/tracing/lkst d=$dir/snap prev
+	mkdir -p "$d"
+	prev=$(cat $l/maskset)
+	grep -qx snapbuf $l/user_buffers || echo snapbuf >> $l/user_buffers
+	grep -qx snapms $l/user_masksets || echo snapms >> $l/user_masksets
+	printf 'PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT snapbuf\n' > $l/masksets/snapms
+	echo 1 > $l/clear
+	echo 1 > $l/buffers/snapbuf/clear
+	echo snapms > $l/maskset
+	sh -c "echo \$\$ > $d/a.pid; exec true"
+	"$lkst" snapshot -o "$d/one" > "$d/one.log" 2>&1
+	echo $? > "$d/one.rc"
+	cat $l/maskset > "$d/maskset.one"
+	cat $l/per_cpu/cpu*/stats > "$d/stats.after"
+	sh -c "echo \$\$ > $d/b.pid; exec true"
+	"$lkst" snapshot --all -o "$d/all" > "$d/all.log" 2>&1
+	echo $? > "$d/all.rc"
+	"$lkst" snapshot -b snapbuf -o "$d/buf" > "$d/buf.log" 2>&1
+	echo $? > "$d/buf.rc"
+	"$lkst" snapshot -b no_such_buffer -o "$d/nobuf" > "$d/nobuf.log" 2>&1
+	echo $? > "$d/nobuf.rc"
+	echo "$prev" > $l/maskset
+	echo '#' > $l/masksets/snapms
+	echo '!snapms' >> $l/user_masksets
+	echo '!snapbuf' >> $l/user_buffers
+}
+
+# lkst watch: lkst_escalate switches to RALL and notifies on a SIGSEGV;
+# three of them, each awaited, with --keep 2 and --restore; then SIGTERM.
+# The buffer is large enough to hold RALL's records until the snapshot.
+watchrec() {
+	local l=/sys/kernel/tracing/lkst d=$dir/watch prev size p i t m
+	if ! modprobe -q lkst_escalate detail=RALL 2> /dev/null; then
+		echo no > "$dir/watch.skip"
+		return 0
+	fi
+	prev=$(cat $l/maskset)
+	size=$(cat $l/buffer_size_kb)
+	echo 4096 > $l/buffer_size_kb
+	grep -qx watchq $l/user_masksets || echo watchq >> $l/user_masksets
+	printf 'PROCESS_SIGSEND ESCALATE\nPROCESS_EXIT DEFAULT\n' > $l/masksets/watchq
+	echo watchq > $l/maskset
+	"$lkst" watch -o "$d" --keep 2 --restore watchq > "$dir/watch.log" 2>&1 &
+	p=$!
+	for t in $(seq 100); do grep -q "^lkst: watching" "$dir/watch.log" && break; sleep 0.1; done
+	for i in 1 2 3; do
+		sleep 100 &
+		echo $! >> "$dir/watch.victims"
+		kill -SEGV $!
+		wait $! 2> /dev/null
+		for t in $(seq 300); do
+			read -r m < $l/maskset
+			[ -d "$d/00000$i" ] && [ "$m" = watchq ] && break
+			sleep 0.1
+		done
+	done
+	kill -TERM $p
+	wait $p
+	echo $? > "$dir/watch.rc"
+	"$lkst" watch --restore NO_SUCH_MASKSET -o "$dir/watch-bad" \
+		> /dev/null 2> "$dir/watch-bad.err"
+	echo $? > "$dir/watch-bad.rc"
+	echo "$prev" > $l/maskset
+	echo "$size" > $l/buffer_size_kb
+	rmmod lkst_escalate
+	echo '#' > $l/masksets/watchq
+	echo '!watchq' >> $l/user_masksets
+}
+
+# lkst apply: a good file, the same with --check, and two bad ones (one
+# the tool refuses, one the kernel refuses half-way, to be undone).  The
+# state of LKST is saved after each.
+applystate() {
+	local l=/sys/kernel/tracing/lkst
+	{
+		echo "maskset: $(cat $l/maskset)"
+		echo "buffers: $(tr '\n' ' ' < $l/user_buffers)"
+		echo "masksets: $(tr '\n' ' ' < $l/user_masksets)"
+		echo "dump_on_oops: $(cat $l/dump_on_oops)"
+		echo "buffer_size_kb: $(cat $l/buffer_size_kb)"
+		if [ -d $l/buffers/applynet ]; then
+			echo "applynet: $(cat $l/buffers/applynet/buffer_size_kb)" \
+			     "$(cat $l/buffers/applynet/overwrite)"
+			echo "applyq:"; cat $l/masksets/applyq
+		fi
+	} > "$1"
+}
+applyrec() {
+	local l=/sys/kernel/tracing/lkst d=$dir/apply prev
+	mkdir -p "$d"
+	prev=$(cat $l/maskset)
+	cat > "$d/good.conf" <<-'EOF'
+		# LKST at boot
+		[lkst]
+		maskset = applyq	# start with it
+		dump_on_oops = 5
+
+		[buffer applynet]
+		size_kb = 64
+		overwrite = 0
+
+		[maskset applyq]
+		PROCESS_FORK DEFAULT
+		PROCESS_EXIT DEFAULT applynet
+	EOF
+	sed 's/^PROCESS_EXIT DEFAULT applynet$/NO_SUCH_EVENT DEFAULT/' "$d/good.conf" \
+		> "$d/badevent.conf"
+	printf '[buffer applyok]\n[buffer clash]\n[lkst]\nmaskset = RALL\n' > "$d/clash.conf"
+	applystate "$d/state.0"
+	"$lkst" apply --check "$d/good.conf" > /dev/null 2> "$d/check.err"
+	echo $? > "$d/check.rc"
+	applystate "$d/state.check"
+	"$lkst" apply "$d/badevent.conf" > /dev/null 2> "$d/badevent.err"
+	echo $? > "$d/badevent.rc"
+	applystate "$d/state.badevent"
+	# refused at the third step, with a maskset made and its table written
+	printf '[maskset applyu]\nPROCESS_FORK DEFAULT\n' > "$d/undo.conf"
+	printf '[lkst]\nmaskset = applyu\nbuffer_size_kb = 512\n' >> "$d/undo.conf"
+	exec 7< $l/per_cpu/cpu0/raw_copy
+	"$lkst" apply "$d/undo.conf" > /dev/null 2> "$d/undo.err"
+	echo $? > "$d/undo.rc"
+	exec 7<&-
+	applystate "$d/state.undo"
+	mkdir /sys/kernel/tracing/instances/lkst.clash
+	"$lkst" apply "$d/clash.conf" > /dev/null 2> "$d/clash.err"
+	echo $? > "$d/clash.rc"
+	rmdir /sys/kernel/tracing/instances/lkst.clash
+	applystate "$d/state.clash"
+	"$lkst" apply "$d/good.conf" > /dev/null 2> "$d/good.err"
+	echo $? > "$d/good.rc"
+	applystate "$d/state.good"
+	"$lkst" apply "$d/good.conf" > /dev/null 2> "$d/again.err"
+	echo $? > "$d/again.rc"
+	applystate "$d/state.again"
+	echo "$prev" > $l/maskset
+	echo 0 > $l/dump_on_oops
+	echo '#' > $l/masksets/applyq
+	echo '!applyq' >> $l/user_masksets
+	echo '!applynet' >> $l/user_buffers
+}
+
 record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
@@ -179,7 +324,7 @@ record() {
 	fi
 	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err \
 		"$dir"/dyn "$dir"/dyn.* "$dir"/lossy "$dir"/extract.* "$dir"/datfail* \
-		"$dir"/intr*
+		"$dir"/intr* "$dir"/snap "$dir"/watch* "$dir"/apply
 	cat $ts/lkst/maskset > "$dir/maskset.before"
 
 	export -f workload
@@ -204,6 +349,9 @@ record() {
 	lossy
 	datfail
 	interrupt
+	snap
+	watchrec
+	applyrec
 
 	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
@@ -502,6 +650,133 @@ dat_check() {
 		check "bad input: trace.dat $c" eval \
 			"[ \"\$(rc dat_$c)\" = 1 ] && sane dat_$c && [ -s \"\$dir/err.dat_$c\" ]"
 	done
+}
+
+# lkst snapshot (snap): what each snapshot holds, by its markers' pids
+snapcheck() {
+	local d=$dir/snap a b
+
+	[ -d "$d" ] || { fail "snapshot: recordings present" "no $d"; return 0; }
+	a=$(cat "$d/a.pid")
+	b=$(cat "$d/b.pid")
+	check "snapshot: exit status 0, summary" eval \
+		'[ "$(cat "$d/one.rc")" = 0 ] &&
+		 grep -q "saved [0-9]* records of lkst into $d/one" "$d/one.log"'
+	run snap_one "$lkst" report "$d/one"
+	run snap_one_dat "$lkst" report "$d/one/trace.dat"
+	check "snapshot: holds the marker before it, not the one after" eval \
+		'[ "$(rc snap_one)" = 0 ] && sane snap_one &&
+		 grep -q "PROCESS_FORK .*child=$a\b" "$dir/out.snap_one" &&
+		 ! grep -q "child=$b\b" "$dir/out.snap_one"'
+	check "snapshot: its trace.dat holds the same records" \
+		cmp -s "$dir/out.snap_one" "$dir/out.snap_one_dat"
+	check "snapshot: maskset left as it was, nothing consumed" eval \
+		'[ "$(cat "$d/maskset.one")" = snapms ] &&
+		 [ "$(grep -h "^read:" "$d/stats.after" | sort -u)" = "read: 0" ]'
+	check "snapshot: snapshot.info counts every CPU, nothing missing" \
+		python3 - "$d/one" <<-'EOF'
+		import glob, os, re, sys
+		d = sys.argv[1]
+		cpus = len(glob.glob(os.path.join(d, 'cpu*.raw')))
+		lines = [l for l in open(os.path.join(d, 'snapshot.info')) if l.startswith('cpu')]
+		held = saved = 0
+		for l in lines:
+		    f = dict(zip(l.split()[1::2], map(int, l.split()[2::2])))
+		    held += f['held']; saved += f['saved']
+		    if f['overwritten_while_saving'] or f['consumed_while_saving']:
+		        sys.exit(1)
+		print("    %d CPUs, %d held, %d saved" % (len(lines), held, saved))
+		sys.exit(0 if len(lines) == cpus >= 1 and saved >= held >= 1 else 1)
+	EOF
+	run snap_all "$lkst" report "$d/all"
+	run snap_all_buf "$lkst" report "$d/all/buffers/snapbuf"
+	check "snapshot --all: both markers, after recording went on" eval \
+		'[ "$(cat "$d/all.rc")" = 0 ] &&
+		 grep -q "PROCESS_FORK .*child=$a\b" "$dir/out.snap_all" &&
+		 grep -q "PROCESS_FORK .*child=$b\b" "$dir/out.snap_all" &&
+		 ! grep -q PROCESS_EXIT "$dir/out.snap_all"'
+	check "snapshot --all: user buffers in DIR/buffers/NAME" eval \
+		'grep -q "PROCESS_EXIT pid=$a\b" "$dir/out.snap_all_buf" &&
+		 grep -q "PROCESS_EXIT pid=$b\b" "$dir/out.snap_all_buf" &&
+		 ! grep -q PROCESS_FORK "$dir/out.snap_all_buf"'
+	run snap_buf "$lkst" report "$d/buf"
+	check "snapshot -b NAME: that buffer" eval \
+		'[ "$(cat "$d/buf.rc")" = 0 ] &&
+		 grep -q "^buffer: lkst.snapbuf$" "$d/buf/snapshot.info" &&
+		 grep -q "PROCESS_EXIT pid=$a\b" "$dir/out.snap_buf" &&
+		 grep -q "PROCESS_EXIT pid=$b\b" "$dir/out.snap_buf" &&
+		 ! grep -q PROCESS_FORK "$dir/out.snap_buf"'
+	check "snapshot -b: an unknown buffer is an error" eval \
+		'[ "$(cat "$d/nobuf.rc")" = 1 ] && grep -q "no such user buffer" "$d/nobuf.log"'
+	run snap_bad "$lkst" snapshot -b x --all
+	check "snapshot: -b with --all is a usage error" eval \
+		'[ "$(rc snap_bad)" = 2 ] && grep -q "exclude each other" "$dir/err.snap_bad"'
+}
+
+# lkst watch (watchrec): the two newest snapshots, each with its victim
+watchcheck() {
+	local d=$dir/watch v
+
+	if [ -e "$dir/watch.skip" ]; then
+		results+=("ok lkst: watch # SKIP no lkst_escalate module")
+		ntests=$((ntests + 1))
+		return 0
+	fi
+	check "watch: exit status 0 on SIGTERM, three notifications" eval \
+		'[ "$(cat "$dir/watch.rc")" = 0 ] &&
+		 [ "$(grep -c "^lkst: notification" "$dir/watch.log")" = 3 ]'
+	check "watch: --keep 2 kept the two newest" eval \
+		'[ "$(cd "$d" && echo *)" = "000002 000003" ] &&
+		 grep -q "removed $d/000001" "$dir/watch.log"'
+	for v in 2 3; do
+		run "watch_$v" "$lkst" report "$d/00000$v"
+		check "watch: snapshot $v holds its SIGSEGV and says which notification" python3 - \
+			"$dir/out.watch_$v" "$d/00000$v/snapshot.info" \
+			"$(sed -n "${v}p" "$dir/watch.victims")" <<-'EOF'
+			import re, sys
+			out, info, victim = sys.argv[1:]
+			lines = [l for l in open(out) if ' PROCESS_SIGSEND ' in l]
+			hit = [l for l in lines if re.search(r'=%s\b' % victim, l)]
+			i = dict(l.rstrip('\n').split(': ', 1) for l in open(info) if ': ' in l)
+			print("    %d signals, %d to %s; notify: %s" %
+			      (len(lines), len(hit), victim, i.get('notify')))
+			# the reason is lkst_escalate's: the event ID of PROCESS_SIGSEND
+			ok = i.get('notify', '').endswith(' 3') and i.get('coalesced') == '0'
+			sys.exit(0 if hit and ok else 1)
+		EOF
+	done
+	check "watch: --restore of an unknown maskset is an error" eval \
+		'[ "$(cat "$dir/watch-bad.rc")" = 1 ] &&
+		 grep -q "no maskset .NO_SUCH_MASKSET." "$dir/watch-bad.err"'
+}
+
+# lkst apply (applyrec)
+applycheck() {
+	local d=$dir/apply
+
+	[ -d "$d" ] || { fail "apply: results present" "no $d"; return 0; }
+	check "apply --check: no error, nothing changed" eval \
+		'[ "$(cat "$d/check.rc")" = 0 ] && cmp -s "$d/state.0" "$d/state.check"'
+	check "apply: an unknown event is refused with its line, nothing changed" eval \
+		'[ "$(cat "$d/badevent.rc")" = 1 ] && cmp -s "$d/state.0" "$d/state.badevent" &&
+		 grep -q "badevent.conf:12: maskset applyq: unknown event .NO_SUCH_EVENT." \
+			"$d/badevent.err"'
+	check "apply: a kernel refusal half-way is undone and names its line" eval \
+		'[ "$(cat "$d/clash.rc")" = 1 ] && cmp -s "$d/state.0" "$d/state.clash" &&
+		 grep -q "clash.conf:2: buffer clash: File exists" "$d/clash.err" &&
+		 grep -q "not applied, LKST left as it was" "$d/clash.err"'
+	check "apply: a refusal after tables were written undoes them" eval \
+		'[ "$(cat "$d/undo.rc")" = 1 ] && cmp -s "$d/state.0" "$d/state.undo" &&
+		 grep -q "undo.conf:5: buffer_size_kb: Device or resource busy" "$d/undo.err"'
+	check "apply: the file's buffers, tables, settings and maskset" eval \
+		'[ "$(cat "$d/good.rc")" = 0 ] &&
+		 grep -qx "maskset: applyq" "$d/state.good" &&
+		 grep -qx "dump_on_oops: 5" "$d/state.good" &&
+		 grep -qx "applynet: 64 0" "$d/state.good" &&
+		 [ "$(sed -n "/^applyq:/,\$p" "$d/state.good" | tail -n +2)" = \
+		   "$(printf "PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT applynet")" ]'
+	check "apply: applying the same file again changes nothing" eval \
+		'[ "$(cat "$d/again.rc")" = 0 ] && cmp -s "$d/state.good" "$d/state.again"'
 }
 
 check_phase() {
@@ -908,8 +1183,12 @@ check_phase() {
 		sys.exit(0 if ok and damaged > 10 else 1)
 	EOF
 
+	snapcheck
+	watchcheck
+	applycheck
+
 	# Usage
-	for c in record report states latency export; do
+	for c in record snapshot watch apply report states latency export; do
 		run "help_$c" "$lkst" "$c" --help
 		check "usage: lkst $c --help" eval "[ \"\$(rc help_$c)\" = 0 ] &&
 			grep -q '^usage: lkst $c' \"\$dir/out.help_$c\""
