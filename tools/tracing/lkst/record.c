@@ -1653,9 +1653,17 @@ static int lkst_snapshot(const char *dir, const char *name, bool all)
 	return ret;
 }
 
-/* Check -b NAME; 0 or -1 with a message */
-static int lkst_buffer_name_ok(const char *name)
+/* The arguments left after the options, -b NAME and --all; 0 or -1 */
+static int lkst_snap_args_ok(int argc, char **argv, const char *name, bool all)
 {
+	if (optind < argc) {
+		lkst_err("unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	if (all && name) {
+		lkst_err("-b and --all exclude each other");
+		return -1;
+	}
 	if (name && (!*name || strchr(name, '/') || !strcmp(name, ".") ||
 		     !strcmp(name, ".."))) {
 		lkst_err("bad buffer name '%s'", name);
@@ -1695,15 +1703,7 @@ int cmd_snapshot(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		lkst_err("unexpected argument '%s'", argv[optind]);
-		goto usage;
-	}
-	if (all && name) {
-		lkst_err("-b and --all exclude each other");
-		goto usage;
-	}
-	if (lkst_buffer_name_ok(name))
+	if (lkst_snap_args_ok(argc, argv, name, all))
 		goto usage;
 	/* Its own reads and writes would overwrite what it saves */
 	filtered = !lkst_notrace(getpid(), true);
@@ -1915,15 +1915,7 @@ int cmd_watch(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind < argc) {
-		lkst_err("unexpected argument '%s'", argv[optind]);
-		goto usage;
-	}
-	if (all && name) {
-		lkst_err("-b and --all exclude each other");
-		goto usage;
-	}
-	if (lkst_buffer_name_ok(name))
+	if (lkst_snap_args_ok(argc, argv, name, all))
 		goto usage;
 	if (restore) {
 		char *list = lkst_tracefs_read("available_masksets");
