@@ -14,7 +14,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -29,6 +29,8 @@ help:
 	@echo "  make kunit     KUnit suites of kernel/trace/lkst under UML"
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
+	@echo "  make deb       the lkst-tools Debian package (tool, units, kdump hook), lintian"
+	@echo "  make system-test  Debian 12 with systemd in the VM: package, units, kdump-tools"
 	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
 	@echo "  make bench-profile  one traced getppid() and one record, instruction by function"
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
@@ -78,6 +80,14 @@ selftest: build
 
 crash-test: build
 	scripts/crash-test
+
+# The lkst-tools Debian package, checked by lintian, into $(BUILD)/deb
+deb: deps apply
+	packaging/make-deb
+
+# Debian 12 with systemd in the VM: the package, its units, kdump-tools
+system-test: build
+	scripts/system-test
 
 check: deps
 	scripts/check

@@ -620,6 +620,8 @@ void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
 bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 			char *why, size_t len);
 struct trace_array *lkst_persist_init(void);
+void lkst_persist_boot_print(struct seq_buf *s, const char *name,
+			     const struct lkst_persist_hdr *hdr);
 void lkst_persist_info_print(struct seq_buf *s);
 int lkst_persist_create_files(struct dentry *top);
 

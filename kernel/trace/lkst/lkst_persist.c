@@ -458,13 +458,37 @@ static const char *lkst_persist_ended_str(void)
 }
 
 /**
+ * lkst_persist_boot_print - the lines naming a boot in last_boot/info
+ * @s: where they go
+ * @name: "boot" for the previous boot, "this_boot" for this one
+ * @hdr: the boot's header
+ *
+ * A boot is named by its sequence number and its wall-clock time at boot:
+ * the sequence restarts after a cold boot, the pair does not repeat.  A
+ * program that notes this boot's pair (with, say, its boot id) finds it as
+ * the previous boot's in the next boot's last_boot/info.
+ */
+void lkst_persist_boot_print(struct seq_buf *s, const char *name,
+			     const struct lkst_persist_hdr *hdr)
+{
+	struct tm tm;
+
+	time64_to_tm(hdr->boot_time, 0, &tm);
+	seq_buf_printf(s, "%s: %llu\n", name, hdr->boot);
+	seq_buf_printf(s, "%s_time: %04ld-%02d-%02d %02d:%02d:%02d UTC\n",
+		       name, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		       tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_persist_boot_print);
+
+/**
  * lkst_persist_info_print - the text of last_boot/info
  * @s: where it goes
  */
 void lkst_persist_info_print(struct seq_buf *s)
 {
 	const struct lkst_persist_hdr *p = &lkst_last.prev;
-	struct tm tm;
+	const struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
 	u64 sec;
 	u32 nsec;
 	int cpu;
@@ -480,16 +504,14 @@ void lkst_persist_info_print(struct seq_buf *s)
 	seq_buf_printf(s, "recording: %s\n", lkst_last.attached ?
 		       "this boot records into reserve_mem" :
 		       "this boot records into ordinary memory");
+	if (hdr)
+		lkst_persist_boot_print(s, "this_boot", hdr);
 	/* The previous boot, if its header was for this kernel */
 	if (p->magic != LKST_PERSIST_MAGIC)
 		return;
-	time64_to_tm(p->boot_time, 0, &tm);
 	seq_buf_printf(s, "release: %s\n", p->release);
 	seq_buf_printf(s, "version: %s\n", p->kversion);
-	seq_buf_printf(s, "boot: %llu\n", p->boot);
-	seq_buf_printf(s, "boot_time: %04ld-%02d-%02d %02d:%02d:%02d UTC\n",
-		       tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-		       tm.tm_hour, tm.tm_min, tm.tm_sec);
+	lkst_persist_boot_print(s, "boot", p);
 	seq_buf_printf(s, "ended_by: %s\n", lkst_persist_ended_str());
 	if (!lkst_last.kept)
 		return;

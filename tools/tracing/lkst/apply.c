@@ -26,7 +26,6 @@
 
 #include "lkst.h"
 
-#define LKST_CONF_DEFAULT	"/etc/lkst/lkst.conf"
 #define LKST_NAME_LEN		32	/* names are 1 to 31 characters */
 #define LKST_LINE_MAX		128	/* a maskset table line, in the kernel */
 #define LKST_MAX_BUFFERS	16
@@ -65,6 +64,8 @@ struct conf {
 	int			nr_buffers;
 	struct conf_maskset	masksets[LKST_MAX_MASKSETS];
 	int			nr_masksets;
+	struct lkst_conf_dirs	dirs;		/* [save] and [record] */
+	int			record_maskset_line;
 };
 
 static void conf_err(struct conf *c, int lineno, const char *fmt, ...)
@@ -113,12 +114,50 @@ static int parse_long(const char *s, long min, long max, long *v)
 	return 0;
 }
 
+/* A directory of [save] or [record]: absolute, and not the root */
+static void conf_dir(struct conf *c, int lineno, const char *key,
+		     const char *val, char *dir, size_t size)
+{
+	if (*val != '/' || !strcmp(val, "/") || strlen(val) >= size)
+		conf_err(c, lineno, "%s: '%s' is not an absolute directory", key, val);
+	else
+		snprintf(dir, size, "%s", val);
+}
+
 static void conf_key(struct conf *c, int sect, struct conf_buffer *b,
 		     int lineno, char *key, char *val)
 {
+	struct lkst_conf_dirs *d = &c->dirs;
+	unsigned long size, count;
 	long v;
 
-	if (sect == 'l' && !strcmp(key, "maskset")) {
+	if ((sect == 's' || sect == 'r') && !strcmp(key, "dir")) {
+		if (sect == 's')
+			conf_dir(c, lineno, key, val, d->save_dir, sizeof(d->save_dir));
+		else
+			conf_dir(c, lineno, key, val, d->record_dir, sizeof(d->record_dir));
+	} else if (sect == 's' && !strcmp(key, "keep")) {
+		if (parse_long(val, 1, 1000000, &v))
+			conf_err(c, lineno, "keep: '%s' is not a number from 1 to 1000000", val);
+		else
+			d->save_keep = v;
+	} else if (sect == 'r' && !strcmp(key, "keep_boots")) {
+		if (parse_long(val, 1, 1000, &v))
+			conf_err(c, lineno, "keep_boots: '%s' is not a number from 1 to 1000", val);
+		else
+			d->record_keep_boots = v;
+	} else if (sect == 'r' && !strcmp(key, "rotate")) {
+		if (lkst_parse_rotate_arg(val, &size, &count))
+			conf_err(c, lineno, "rotate: '%s' is not SIZE_KB,COUNT, both > 0", val);
+		else
+			snprintf(d->record_rotate, sizeof(d->record_rotate), "%s", val);
+	} else if (sect == 'r' && !strcmp(key, "maskset")) {
+		if (!lkst_name_ok(val))
+			conf_err(c, lineno, "maskset: bad name '%s'", val);
+		else
+			snprintf(d->record_maskset, sizeof(d->record_maskset), "%s", val);
+		c->record_maskset_line = lineno;
+	} else if (sect == 'l' && !strcmp(key, "maskset")) {
 		if (!lkst_name_ok(val))
 			conf_err(c, lineno, "maskset: bad name '%s'", val);
 		else
@@ -192,7 +231,8 @@ static int conf_parse(struct conf *c)
 				*name++ = '\0';
 				name = trim(name);
 			}
-			if (!strcmp(s, "lkst")) {
+			if (!strcmp(s, "lkst") || !strcmp(s, "save") ||
+			    !strcmp(s, "record")) {
 				if (name)
 					conf_err(c, lineno, "[%s] takes no name", s);
 				sect = *s;
@@ -409,6 +449,14 @@ static int conf_check_kernel(struct conf *c, const char *buffers,
 		if (i == c->nr_masksets)
 			conf_err(c, c->maskset_line, "maskset: no maskset '%s' (not in available_masksets nor in this file)",
 				 c->maskset);
+	}
+	if (c->record_maskset_line && !listed(masksets, c->dirs.record_maskset, 0)) {
+		for (i = 0; i < c->nr_masksets; i++)
+			if (!strcmp(c->masksets[i].name, c->dirs.record_maskset))
+				break;
+		if (i == c->nr_masksets)
+			conf_err(c, c->record_maskset_line, "maskset: no maskset '%s' (not in available_masksets nor in this file)",
+				 c->dirs.record_maskset);
 	}
 	free(events);
 	free(handlers);
@@ -657,7 +705,64 @@ static void lkst_apply_usage(FILE *f)
 		"  [lkst]              maskset = NAME, buffer_size_kb = KB, overwrite = 0|1,\n"
 		"                      dump_on_oops = N\n"
 		"  [buffer NAME]       size_kb = KB, overwrite = 0|1\n"
-		"  [maskset NAME]      EVENT HANDLER [BUFFER] lines, as masksets/NAME takes\n");
+		"  [maskset NAME]      EVENT HANDLER [BUFFER] lines, as masksets/NAME takes\n"
+		"  [save]              dir = DIR (" LKST_SAVE_DIR "), keep = N (10): where\n"
+		"                      'lkst record --last-boot -c' and 'lkst watch -c' save\n"
+		"  [record]            dir = DIR (" LKST_RECORD_DIR "),\n"
+		"                      rotate = KB,COUNT (4096,16), keep_boots = N (3),\n"
+		"                      maskset = NAME (RDEFAULT):\n"
+		"                      'lkst record -c', one directory a boot\n"
+		"See lkst.conf(5).\n");
+}
+
+static void conf_init(struct conf *c, const char *file)
+{
+	struct lkst_conf_dirs *d = &c->dirs;
+
+	c->file = file;
+	c->dump_on_oops = -1;
+	c->deflt.size_kb = -1;
+	c->deflt.overwrite = -1;
+	snprintf(d->save_dir, sizeof(d->save_dir), "%s", LKST_SAVE_DIR);
+	d->save_keep = 10;
+	snprintf(d->record_dir, sizeof(d->record_dir), "%s", LKST_RECORD_DIR);
+	snprintf(d->record_rotate, sizeof(d->record_rotate), "4096,16");
+	d->record_keep_boots = 3;
+	snprintf(d->record_maskset, sizeof(d->record_maskset), "RDEFAULT");
+}
+
+static void conf_free(struct conf *c)
+{
+	int i, j;
+
+	for (i = 0; i < c->nr_masksets; i++) {
+		for (j = 0; j < c->masksets[i].nr_lines; j++)
+			free(c->masksets[i].lines[j].text);
+		free(c->masksets[i].lines);
+	}
+	free(c);
+}
+
+/**
+ * lkst_conf_dirs_read - the [save] and [record] settings of a config file
+ * @file: the file, NULL for /etc/lkst/lkst.conf
+ * @d: filled with them, defaults where the file is silent
+ *
+ * The whole file is checked as 'lkst apply' parses it (not against the
+ * kernel): a command started with -c FILE fails on the same errors.
+ *
+ * Return: 0, or -1 after the messages.
+ */
+int lkst_conf_dirs_read(const char *file, struct lkst_conf_dirs *d)
+{
+	struct conf *c = lkst_zalloc(sizeof(*c));
+	int ret;
+
+	conf_init(c, file ? file : LKST_CONF_DEFAULT);
+	ret = conf_parse(c);
+	*d = c->dirs;
+	conf_free(c);
+	return ret;
 }
 
 int cmd_apply(int argc, char **argv)
@@ -694,10 +799,7 @@ int cmd_apply(int argc, char **argv)
 		free(c);
 		return LKST_EXIT_USAGE;
 	}
-	c->file = optind < argc ? argv[optind] : LKST_CONF_DEFAULT;
-	c->dump_on_oops = -1;
-	c->deflt.size_kb = -1;
-	c->deflt.overwrite = -1;
+	conf_init(c, optind < argc ? argv[optind] : LKST_CONF_DEFAULT);
 	if (conf_parse(c))
 		goto out;
 	if (!tracefs_file_exists(NULL, "lkst/maskset")) {
@@ -735,15 +837,8 @@ int cmd_apply(int argc, char **argv)
 		*c->maskset ? c->maskset : "unchanged");
 	ret = LKST_EXIT_OK;
 out:
-	for (i = 0; i < c->nr_masksets; i++) {
-		int j;
-
-		for (j = 0; j < c->masksets[i].nr_lines; j++)
-			free(c->masksets[i].lines[j].text);
-		free(c->masksets[i].lines);
-	}
 	free(buffers);
 	free(masksets);
-	free(c);
+	conf_free(c);
 	return ret;
 }

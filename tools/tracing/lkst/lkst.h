@@ -2,6 +2,7 @@
 #ifndef __LKST_TOOL_H
 #define __LKST_TOOL_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -156,6 +157,7 @@ char *lkst_strdup(const char *s);
 char *lkst_path(const char *dir, const char *name);
 int lkst_read_file(const char *path, char **buf, size_t *size);
 int lkst_write_file(const char *path, const char *buf, size_t size);
+int lkst_mkdir_p(const char *path);
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
 int lkst_parse_time(const char *s, uint64_t *ns);
 int lkst_parse_uint(const char *s, unsigned long *val);
@@ -211,6 +213,26 @@ int lkst_states_build(const struct lkst_trace *t, struct lkst_procs *ps,
 		      bool spans);
 void lkst_states_free(struct lkst_procs *ps);
 extern const char * const lkst_state_names[LKST_S_NR];
+
+/* apply.c: the configuration file's [save] and [record] */
+#define LKST_CONF_DEFAULT	"/etc/lkst/lkst.conf"
+#define LKST_SAVE_DIR		"/var/lib/lkst"
+#define LKST_RECORD_DIR		"/var/log/lkst"
+
+struct lkst_conf_dirs {
+	char		save_dir[PATH_MAX];	/* boot-ID/, watch/ */
+	unsigned long	save_keep;		/* of each */
+	char		record_dir[PATH_MAX];	/* BOOT_ID/ */
+	char		record_rotate[48];	/* SIZE_KB,COUNT */
+	unsigned long	record_keep_boots;
+	char		record_maskset[32];
+};
+
+int lkst_conf_dirs_read(const char *file, struct lkst_conf_dirs *d);
+
+/* record.c */
+int lkst_parse_rotate_arg(const char *arg, unsigned long *size,
+			  unsigned long *count);
 
 /* The commands */
 int cmd_record(int argc, char **argv);

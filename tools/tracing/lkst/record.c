@@ -50,6 +50,7 @@ struct lkst_cpu {
 
 struct lkst_rec {
 	const char	*dir;
+	char		*dir_alloc;	/* dir, when made from a config file */
 	const char	*maskset;
 	unsigned long	size_kb;
 	unsigned long long rotate_size;	/* bytes, 0: no rotation */
@@ -76,8 +77,9 @@ static void lkst_record_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lkst record [-m MASKSET] [-s SIZE_KB] [-o DIR] [--rotate SIZE,COUNT]\n"
-		"                   [--no-filter] [-- COMMAND [ARGS...]]\n"
+		"                   [--no-filter] [-c FILE] [-- COMMAND [ARGS...]]\n"
 		"       lkst record --last-boot [-o DIR]\n"
+		"       lkst record --last-boot [--save-dir DIR] [--keep N] [-c FILE]\n"
 		"\n"
 		"Select MASKSET, stream every CPU's LKST buffer into DIR until COMMAND\n"
 		"exits (or until SIGINT/SIGTERM without one), then restore the previous\n"
@@ -100,9 +102,18 @@ static void lkst_record_usage(FILE *f)
 		"\n"
 		"With --last-boot, save the records the previous boot left in the\n"
 		"persistent buffer (lkst/last_boot/, see lkst.persist=) as such a\n"
-		"recording instead; nothing is recorded.  Reading them consumes them.\n"
+		"recording instead; nothing is recorded, and the records stay there.\n"
 		"Its trace.dat has this boot's event formats, written only when they\n"
 		"describe every record (the same kernel, no dynamic events).\n"
+		"With --save-dir (what lkst-last-boot.service runs at each boot), the\n"
+		"recording is DIR/boot-ID, ID the previous boot's id (as journalctl\n"
+		"--list-boots shows it), found in DIR/boots, where each boot notes its id\n"
+		"with its last_boot/info this_boot and this_boot_time; boot-unknown-SEQ-TIME\n"
+		"when the previous boot did not note it.  A previous boot without records,\n"
+		"or already saved, is not an error.  The oldest boot-* beyond N are removed.\n"
+		"\n"
+		"With -c FILE (what lkst-record.service runs), FILE's [record] gives the\n"
+		"directory (its dir/BOOT_ID, keeping keep_boots of them), --rotate and -m.\n"
 		"\n"
 		"  -m, --maskset NAME     maskset to record with (default RDEFAULT)\n"
 		"  -s, --size KB          per-CPU buffer size while recording\n"
@@ -111,6 +122,11 @@ static void lkst_record_usage(FILE *f)
 		"                         SIZE KiB per CPU (cpuN.raw.SEQ), oldest removed\n"
 		"      --no-filter        record the recorder's own events too\n"
 		"      --last-boot        save the previous boot's records\n"
+		"      --save-dir DIR     with --last-boot: into DIR/boot-ID (default\n"
+		"                         " LKST_SAVE_DIR ", or [save] dir of -c FILE)\n"
+		"      --keep N           with --save-dir: keep N boots (default 10, or\n"
+		"                         [save] keep of -c FILE)\n"
+		"  -c, --config FILE      take the settings of FILE (e.g. " LKST_CONF_DEFAULT ")\n"
 		"  -h, --help             this text\n"
 		"\n"
 		"Needs root (or write access to /sys/kernel/tracing/lkst).\n");
@@ -868,19 +884,33 @@ static int lkst_stream(struct lkst_rec *r, int sfd, pid_t child, int *status)
 	return 0;
 }
 
-static int lkst_parse_rotate(struct lkst_rec *r, const char *arg)
+/* SIZE_KB,COUNT of --rotate and of [record] rotate =; 0 or -EINVAL */
+int lkst_parse_rotate_arg(const char *arg, unsigned long *size,
+			  unsigned long *count)
 {
-	unsigned long size, count;
 	char *end;
 
 	errno = 0;
-	size = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	*size = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end != ',')
 		return -EINVAL;
 	arg = end + 1;
-	count = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || !size || !count ||
-	    size > BIT(30) || count > 1000000)
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	*count = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || !*size || !*count ||
+	    *size > BIT(30) || *count > 1000000)
+		return -EINVAL;
+	return 0;
+}
+
+static int lkst_parse_rotate(struct lkst_rec *r, const char *arg)
+{
+	unsigned long size, count;
+
+	if (lkst_parse_rotate_arg(arg, &size, &count))
 		return -EINVAL;
 	r->rotate_size = (unsigned long long)size << 10;
 	r->rotate_count = count;
@@ -1007,7 +1037,10 @@ out:
 	free(buf);
 }
 
-/* Drain last_boot/per_cpu/cpuN/raw into DIR/cpuN.raw; -1 if there is none */
+/*
+ * Copy last_boot/per_cpu/cpuN/raw_copy into DIR/cpuN.raw, which leaves the
+ * records there (a kernel without raw_copy: drain raw); -1 if there is none
+ */
 static long long lkst_save_last_boot_cpu(const char *dir, int cpu)
 {
 	char name[64], *path, *out, page[65536];
@@ -1015,10 +1048,16 @@ static long long lkst_save_last_boot_cpu(const char *dir, int cpu)
 	ssize_t n;
 	int in, fd;
 
-	snprintf(name, sizeof(name), "last_boot/per_cpu/cpu%d/raw", cpu);
+	snprintf(name, sizeof(name), "last_boot/per_cpu/cpu%d/raw_copy", cpu);
 	path = lkst_lkst_file(name);
-	in = path ? open(path, O_RDONLY | O_NONBLOCK) : -1;
+	in = path ? open(path, O_RDONLY) : -1;
 	tracefs_put_tracing_file(path);
+	if (in < 0 && errno == ENOENT) {
+		snprintf(name, sizeof(name), "last_boot/per_cpu/cpu%d/raw", cpu);
+		path = lkst_lkst_file(name);
+		in = path ? open(path, O_RDONLY | O_NONBLOCK) : -1;
+		tracefs_put_tracing_file(path);
+	}
 	if (in < 0)
 		return -1;
 	snprintf(name, sizeof(name), "cpu%d.raw", cpu);
@@ -1135,6 +1174,256 @@ out:
 	return ret;
 }
 
+static int lkst_rm_one(const char *path, const struct stat *st, int flag,
+		       struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* This boot's id as systemd writes it (%b): 32 hex digits; 0 or -1 */
+static int lkst_boot_id(char *id, size_t size)
+{
+	char *buf, *p;
+	size_t n = 0;
+
+	if (lkst_read_file("/proc/sys/kernel/random/boot_id", &buf, NULL)) {
+		lkst_err("/proc/sys/kernel/random/boot_id: %s", strerror(errno));
+		return -1;
+	}
+	for (p = buf; *p && *p != '\n' && n + 1 < size; p++)
+		if (*p != '-')
+			id[n++] = *p;
+	id[n] = '\0';
+	free(buf);
+	return n == 32 ? 0 : -1;
+}
+
+#define LKST_BOOTS_FILE	"boots"
+#define LKST_BOOTS_MAX	100
+
+/*
+ * Note this boot in SAVE_DIR/boots: "SEQ<TAB>TIME<TAB>ID" of last_boot/info's
+ * this_boot, this_boot_time and the boot id, so that the next boot, which
+ * finds them as its boot and boot_time, knows the id.  The newest
+ * LKST_BOOTS_MAX lines are kept.
+ */
+static void lkst_boots_note(const char *savedir, const char *info,
+			    const char *id)
+{
+	char seq[32], when[64], *path, *tmp, *buf = NULL, *line, *next;
+	char **lines = NULL;
+	int nr = 0, i;
+	FILE *f;
+
+	if (!lkst_info_value(info, "this_boot", seq, sizeof(seq)) ||
+	    !lkst_info_value(info, "this_boot_time", when, sizeof(when)))
+		return;
+	path = lkst_path(savedir, LKST_BOOTS_FILE);
+	tmp = lkst_path(savedir, LKST_BOOTS_FILE ".tmp");
+	if (!lkst_read_file(path, &buf, NULL)) {
+		for (line = buf; *line; line = next) {
+			next = strchrnul(line, '\n');
+			if (*next)
+				*next++ = '\0';
+			/* this boot, once (the unit may run again) */
+			if (!*line || strstr(line, id))
+				continue;
+			lines = lkst_realloc_array(lines, nr + 1, sizeof(*lines));
+			lines[nr++] = line;
+		}
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		lkst_warn("%s: %s: the next boot's recording will not be named after this boot",
+			  tmp, strerror(errno));
+		goto out;
+	}
+	for (i = nr >= LKST_BOOTS_MAX ? nr - LKST_BOOTS_MAX + 1 : 0; i < nr; i++)
+		fprintf(f, "%s\n", lines[i]);
+	fprintf(f, "%s\t%s\t%s\n", seq, when, id);
+	if (fclose(f) || rename(tmp, path))
+		lkst_warn("%s: %s: the next boot's recording will not be named after this boot",
+			  path, strerror(errno));
+out:
+	free(lines);
+	free(buf);
+	free(tmp);
+	free(path);
+}
+
+/* The id SAVE_DIR/boots has for the previous boot, or NULL */
+static char *lkst_boots_find(const char *savedir, const char *info,
+			     char *id, size_t size)
+{
+	char seq[32], when[64], want[128], *path, *buf, *p, *found = NULL;
+	size_t len;
+
+	if (!lkst_info_value(info, "boot", seq, sizeof(seq)) ||
+	    !lkst_info_value(info, "boot_time", when, sizeof(when)))
+		return NULL;
+	len = snprintf(want, sizeof(want), "%s\t%s\t", seq, when);
+	path = lkst_path(savedir, LKST_BOOTS_FILE);
+	if (lkst_read_file(path, &buf, NULL)) {
+		free(path);
+		return NULL;
+	}
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (strncmp(p, want, len))
+			continue;
+		snprintf(id, size, "%.*s", (int)strcspn(p + len, "\n"), p + len);
+		found = id;
+	}
+	free(buf);
+	free(path);
+	return found;
+}
+
+struct lkst_saved {
+	char	*name;
+	time_t	t;
+};
+
+static int lkst_saved_cmp(const void *a, const void *b)
+{
+	const struct lkst_saved *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * Remove the oldest directories of DIR beyond @keep: those named PREFIX*
+ * (not *.tmp), or with a NULL @prefix those named by a boot id.
+ */
+static void lkst_prune_dirs(const char *dir, const char *prefix,
+			    unsigned long keep, const char *why)
+{
+	struct lkst_saved *e = NULL;
+	size_t nr = 0, i, len = prefix ? strlen(prefix) : 0;
+	struct dirent *de;
+	struct stat st;
+	char *path;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *n = de->d_name;
+		size_t l = strlen(n);
+
+		if (prefix && (strncmp(n, prefix, len) ||
+			       (l > 4 && !strcmp(n + l - 4, ".tmp"))))
+			continue;
+		if (!prefix && (l != 32 || strspn(n, "0123456789abcdef") != 32))
+			continue;
+		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISDIR(st.st_mode))
+			continue;
+		e = lkst_realloc_array(e, nr + 1, sizeof(*e));
+		e[nr].name = lkst_strdup(n);
+		e[nr++].t = st.st_mtime;
+	}
+	closedir(d);
+	if (nr)
+		qsort(e, nr, sizeof(*e), lkst_saved_cmp);
+	for (i = 0; i < nr; i++) {
+		if (i + keep < nr) {
+			path = lkst_path(dir, e[i].name);
+			if (nftw(path, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS))
+				lkst_warn("%s: not removed: %s", path, strerror(errno));
+			else
+				fprintf(stderr, "lkst: removed %s (%s %lu)\n", path,
+					why, keep);
+			free(path);
+		}
+		free(e[i].name);
+	}
+	free(e);
+}
+
+/*
+ * lkst record --last-boot --save-dir DIR: the previous boot's records into
+ * DIR/boot-ID/, ID the previous boot's id; what lkst-last-boot.service
+ * runs at each boot.  Nothing to save is not an error.
+ */
+static int lkst_save_last_boot(const char *savedir, unsigned long keep)
+{
+	char *info, id[64], prev[64], val[128], name[160], *path, *tmp;
+	struct stat st;
+	int ret = LKST_EXIT_FAIL, err;
+	size_t i, n;
+
+	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/last_boot/info")) {
+		lkst_err("no %s/last_boot/info: this kernel has no LKST, tracefs is not mounted, or you are not root",
+			 LKST_TRACEFS_DIR);
+		return LKST_EXIT_FAIL;
+	}
+	info = lkst_tracefs_read("last_boot/info");
+	if (!info)
+		return LKST_EXIT_FAIL;
+	err = lkst_mkdir_p(savedir);
+	if (err) {
+		lkst_err("%s: %s", savedir, strerror(-err));
+		goto out;
+	}
+	if (lkst_boot_id(id, sizeof(id)))
+		goto out;
+	lkst_boots_note(savedir, info, id);
+
+	ret = LKST_EXIT_OK;
+	if (!lkst_info_value(info, "status", val, sizeof(val)) ||
+	    strcmp(val, "kept")) {
+		fprintf(stderr, "lkst: nothing to save: %s\n",
+			lkst_info_value(info, "reason", val, sizeof(val)) ?
+			val : "see last_boot/info");
+		goto out;
+	}
+	if (lkst_info_value(info, "records", val, sizeof(val)) && !strcmp(val, "0")) {
+		fprintf(stderr, "lkst: nothing to save: the previous boot left no records\n");
+		goto out;
+	}
+	if (lkst_boots_find(savedir, info, prev, sizeof(prev))) {
+		snprintf(name, sizeof(name), "boot-%s", prev);
+	} else {
+		/* not noted: its boot was before LKST's unit ran, or failed */
+		lkst_info_value(info, "boot", prev, sizeof(prev));
+		lkst_info_value(info, "boot_time", val, sizeof(val));
+		n = snprintf(name, sizeof(name), "boot-unknown-%s-", prev);
+		for (i = 0; val[i] && n + 1 < sizeof(name); i++)
+			if (val[i] >= '0' && val[i] <= '9')
+				name[n++] = val[i];
+		name[n] = '\0';
+	}
+	path = lkst_path(savedir, name);
+	if (!stat(path, &st)) {
+		fprintf(stderr, "lkst: %s: already saved\n", path);
+		free(path);
+		goto out;
+	}
+	snprintf(name + strlen(name), sizeof(name) - strlen(name), ".tmp");
+	tmp = lkst_path(savedir, name);
+	nftw(tmp, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	ret = lkst_record_last_boot(tmp);
+	if (ret == LKST_EXIT_OK && rename(tmp, path)) {
+		lkst_err("%s: %s", path, strerror(errno));
+		ret = LKST_EXIT_FAIL;
+	}
+	if (ret == LKST_EXIT_OK) {
+		fprintf(stderr, "lkst: the previous boot's recording is %s\n", path);
+		lkst_prune_dirs(savedir, "boot-", keep, "keep");
+	}
+	free(tmp);
+	free(path);
+out:
+	free(info);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -1143,6 +1432,9 @@ int cmd_record(int argc, char **argv)
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "rotate",	required_argument,	NULL, 'r' },
 		{ "last-boot",	no_argument,		NULL, 'L' },
+		{ "save-dir",	required_argument,	NULL, 'S' },
+		{ "keep",	required_argument,	NULL, 'K' },
+		{ "config",	required_argument,	NULL, 'c' },
 		{ "no-filter",	no_argument,		NULL, 'F' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ }
@@ -1150,14 +1442,17 @@ int cmd_record(int argc, char **argv)
 	struct lkst_rec *r = lkst_zalloc(sizeof(*r));
 	char *prev = NULL, *list = NULL, *old_size = NULL, *path, val[32];
 	int opt, sfd = -1, status = 0, ret = LKST_EXIT_FAIL;
+	const char *save_dir = NULL, *config = NULL;
+	struct lkst_conf_dirs *conf = NULL;
+	unsigned long keep = 0;
 	sigset_t mask, oldmask;
 	bool dat = false;
 	bool last_boot = false;
 	pid_t child = 0;
 
-	r->dir = "lkst.data";
-	r->maskset = "RDEFAULT";
-	while ((opt = getopt_long(argc, argv, "+m:s:o:r:h", opts, NULL)) != -1) {
+	r->dir = NULL;
+	r->maskset = NULL;
+	while ((opt = getopt_long(argc, argv, "+m:s:o:r:c:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'm':
 			r->maskset = optarg;
@@ -1181,6 +1476,18 @@ int cmd_record(int argc, char **argv)
 		case 'L':
 			last_boot = true;
 			break;
+		case 'S':
+			save_dir = optarg;
+			break;
+		case 'K':
+			if (lkst_parse_uint(optarg, &keep) || !keep) {
+				lkst_err("bad --keep '%s': a number > 0", optarg);
+				goto usage;
+			}
+			break;
+		case 'c':
+			config = optarg;
+			break;
 		case 'F':
 			r->no_filter = true;
 			break;
@@ -1196,14 +1503,66 @@ int cmd_record(int argc, char **argv)
 		r->cmd = argv + optind;
 	if (last_boot) {
 		if (r->cmd || r->size_kb || r->rotate_size || r->no_filter ||
-		    strcmp(r->maskset, "RDEFAULT")) {
-			lkst_err("--last-boot takes only -o DIR");
+		    r->maskset || (r->dir && (save_dir || keep || config))) {
+			lkst_err("--last-boot takes -o DIR, or --save-dir DIR, --keep N and -c FILE");
 			goto usage;
 		}
-		ret = lkst_record_last_boot(r->dir);
+		if (r->dir || (!save_dir && !config && !keep)) {
+			ret = lkst_record_last_boot(r->dir ? r->dir : "lkst.data");
+			free(r);
+			return ret;
+		}
+		conf = lkst_zalloc(sizeof(*conf));
+		if (config && lkst_conf_dirs_read(config, conf))
+			goto out_conf;
+		if (!save_dir)
+			save_dir = config ? conf->save_dir : LKST_SAVE_DIR;
+		if (!keep)
+			keep = config ? conf->save_keep : 10;
+		ret = lkst_save_last_boot(save_dir, keep);
+out_conf:
+		free(conf);
 		free(r);
 		return ret;
 	}
+	if (save_dir || keep) {
+		lkst_err("--save-dir and --keep go with --last-boot");
+		goto usage;
+	}
+	if (config) {
+		/* lkst-record.service: [record]'s settings, a directory a boot */
+		char id[64], *dir;
+		int err;
+
+		conf = lkst_zalloc(sizeof(*conf));
+		if (lkst_conf_dirs_read(config, conf) || lkst_boot_id(id, sizeof(id)))
+			goto out;
+		if (r->dir) {
+			lkst_err("-c FILE records into [record] dir = (%s)/BOOT_ID, not -o",
+				 conf->record_dir);
+			goto usage;
+		}
+		dir = lkst_path(conf->record_dir, id);
+		r->dir = dir;
+		r->dir_alloc = dir;
+		err = lkst_mkdir_p(dir);
+		if (err) {
+			lkst_err("%s: %s", dir, strerror(-err));
+			goto out;
+		}
+		/* this boot's directory is the newest, and counts */
+		utimensat(AT_FDCWD, dir, NULL, 0);
+		lkst_prune_dirs(conf->record_dir, NULL, conf->record_keep_boots,
+				"keep_boots");
+		if (!r->maskset)
+			r->maskset = conf->record_maskset;
+		if (!r->rotate_size && lkst_parse_rotate(r, conf->record_rotate))
+			goto out;
+	}
+	if (!r->dir)
+		r->dir = "lkst.data";
+	if (!r->maskset)
+		r->maskset = "RDEFAULT";
 
 	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/maskset")) {
 		lkst_err("no %s/%s/maskset: this kernel has no LKST (CONFIG_LKST), tracefs is not mounted, or you are not root",
@@ -1341,11 +1700,15 @@ out:
 	free(prev);
 	free(list);
 	free(r->names);
+	free(r->dir_alloc);
 	free(r);
+	free(conf);
 	return ret;
 usage:
 	lkst_record_usage(stderr);
+	free(r->dir_alloc);
 	free(r);
+	free(conf);
 	return LKST_EXIT_USAGE;
 }
 
@@ -1729,7 +2092,7 @@ static void lkst_watch_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: lkst watch [-o DIR] [--keep N] [--delay MS] [--restore MASKSET]\n"
-		"                  [-b NAME | --all]\n"
+		"                  [-b NAME | --all] [-c FILE]\n"
 		"\n"
 		"Wait for lkst/notify (a handler saying that something went wrong, e.g.\n"
 		"lkst_escalate) and take a snapshot each time (see 'lkst snapshot'), into\n"
@@ -1746,16 +2109,9 @@ static void lkst_watch_usage(FILE *f)
 		"                         from the one lkst_escalate switched to)\n"
 		"  -b, --buffer NAME      a user buffer instead of the default buffer\n"
 		"  -a, --all              every buffer, as 'lkst snapshot --all'\n"
+		"  -c, --config FILE      DIR and N from FILE's [save]: DIR is its dir/watch\n"
+		"                         (" LKST_SAVE_DIR "/watch), N its keep (10)\n"
 		"  -h, --help             this text\n");
-}
-
-static int lkst_rm_one(const char *path, const struct stat *st, int flag,
-		       struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path) ? -1 : 0;
 }
 
 /* The numbers of DIR's snapshots, sorted; their count, or -1 */
@@ -1869,19 +2225,21 @@ int cmd_watch(int argc, char **argv)
 		{ "restore",	required_argument,	NULL, 'r' },
 		{ "buffer",	required_argument,	NULL, 'b' },
 		{ "all",	no_argument,		NULL, 'a' },
+		{ "config",	required_argument,	NULL, 'c' },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ }
 	};
-	const char *dir = "lkst.watch", *name = NULL, *restore = NULL;
+	const char *dir = NULL, *name = NULL, *restore = NULL, *config = NULL;
+	struct lkst_conf_dirs *conf = NULL;
 	unsigned long keep = 0, delay = 0;
 	int opt, nfd = -1, sfd = -1, ret = LKST_EXIT_FAIL;
-	char buf[64], reason[32], *path = NULL;
+	char buf[64], reason[32], *path = NULL, *notify = NULL;
 	long count, seen;
 	sigset_t mask, oldmask;
-	bool all = false, filtered = false;
+	bool all = false, filtered = false, sigs = false;
 	ssize_t n;
 
-	while ((opt = getopt_long(argc, argv, "o:k:d:r:b:ah", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:k:d:r:b:ac:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'o':
 			dir = optarg;
@@ -1908,6 +2266,9 @@ int cmd_watch(int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
+		case 'c':
+			config = optarg;
+			break;
 		case 'h':
 			lkst_watch_usage(stdout);
 			return LKST_EXIT_OK;
@@ -1930,20 +2291,35 @@ int cmd_watch(int argc, char **argv)
 		}
 		free(list);
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		lkst_err("%s: %s", dir, strerror(errno));
-		return LKST_EXIT_FAIL;
+	if (config) {
+		conf = lkst_zalloc(sizeof(*conf));
+		if (lkst_conf_dirs_read(config, conf))
+			goto out;
+		if (!dir) {
+			path = lkst_path(conf->save_dir, "watch");
+			dir = path;
+		}
+		if (!keep)
+			keep = conf->save_keep;
+	}
+	if (!dir)
+		dir = "lkst.watch";
+	n = lkst_mkdir_p(dir);
+	if (n) {
+		lkst_err("%s: %s", dir, strerror(-n));
+		goto out;
 	}
 
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
 	sigprocmask(SIG_BLOCK, &mask, &oldmask);
+	sigs = true;
 	sfd = signalfd(-1, &mask, SFD_CLOEXEC);
-	path = lkst_lkst_file("notify");
-	nfd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	notify = lkst_lkst_file("notify");
+	nfd = notify ? open(notify, O_RDONLY | O_CLOEXEC) : -1;
 	if (sfd < 0 || nfd < 0) {
-		lkst_err("%s: %s", sfd < 0 ? "signalfd" : path ? path : "notify",
+		lkst_err("%s: %s", sfd < 0 ? "signalfd" : notify ? notify : "notify",
 			 strerror(errno));
 		goto out;
 	}
@@ -1952,12 +2328,12 @@ int cmd_watch(int argc, char **argv)
 	if (n > 0)
 		buf[n] = '\0';
 	if (n <= 0 || sscanf(buf, "%ld %31s", &seen, reason) != 2) {
-		lkst_err("%s: unreadable", path);
+		lkst_err("%s: unreadable", notify);
 		goto out;
 	}
 	/* Its own reads and writes would overwrite what it saves */
 	filtered = !lkst_notrace(getpid(), true);
-	fprintf(stderr, "lkst: watching %s, snapshots into %s\n", path, dir);
+	fprintf(stderr, "lkst: watching %s, snapshots into %s\n", notify, dir);
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = nfd, .events = POLLIN | POLLPRI },
@@ -1989,12 +2365,12 @@ int cmd_watch(int argc, char **argv)
 		/* Read now: later notifications wake the next poll() */
 		n = pread(nfd, buf, sizeof(buf) - 1, 0);
 		if (n <= 0) {
-			lkst_err("%s: %s", path, n ? strerror(errno) : "empty");
+			lkst_err("%s: %s", notify, n ? strerror(errno) : "empty");
 			goto out;
 		}
 		buf[n] = '\0';
 		if (sscanf(buf, "%ld %31s", &count, reason) != 2) {
-			lkst_err("%s: unexpected '%s'", path, buf);
+			lkst_err("%s: unexpected '%s'", notify, buf);
 			goto out;
 		}
 		if (count == seen)
@@ -2014,8 +2390,11 @@ out:
 		close(nfd);
 	if (sfd >= 0)
 		close(sfd);
-	tracefs_put_tracing_file(path);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	tracefs_put_tracing_file(notify);
+	if (sigs)
+		sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	free(path);
+	free(conf);
 	return ret;
 usage:
 	lkst_watch_usage(stderr);

@@ -129,6 +129,28 @@ int lkst_write_file(const char *path, const char *buf, size_t size)
 	return close(fd) ? -errno : 0;
 }
 
+/* mkdir -p PATH, mode 0755; 0 or -errno */
+int lkst_mkdir_p(const char *path)
+{
+	char *p = lkst_strdup(path), *s;
+	int ret = 0;
+
+	for (s = p + 1; ; s++) {
+		if (*s && *s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			ret = -errno;
+			break;
+		}
+		if (!path[s - p])
+			break;
+		*s = '/';
+	}
+	free(p);
+	return ret;
+}
+
 /* hh:mm:ss.uuuuuu of the ring buffer's clock (time since boot) */
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns)
 {

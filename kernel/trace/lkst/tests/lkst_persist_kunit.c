@@ -130,12 +130,34 @@ static void lkst_persist_info_not_configured(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lkst_buffer_default()->persistent);
 }
 
+/* A boot is named by its sequence number and its time, in UTC */
+static void lkst_persist_boot_lines(struct kunit *test)
+{
+	struct lkst_persist_hdr *hdr = lkst_test_hdr(test);
+	char *text = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct seq_buf s;
+
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	seq_buf_init(&s, text, PAGE_SIZE);
+	hdr->boot_time = 1700000000;
+	lkst_persist_boot_print(&s, "this_boot", hdr);
+	hdr->boot = 12345678901ULL;
+	hdr->boot_time = 0;
+	lkst_persist_boot_print(&s, "boot", hdr);
+	KUNIT_EXPECT_STREQ(test, seq_buf_str(&s),
+			   "this_boot: 7\n"
+			   "this_boot_time: 2023-11-14 22:13:20 UTC\n"
+			   "boot: 12345678901\n"
+			   "boot_time: 1970-01-01 00:00:00 UTC\n");
+}
+
 static struct kunit_case lkst_persist_test_cases[] = {
 	KUNIT_CASE(lkst_persist_hdr_fields),
 	KUNIT_CASE(lkst_persist_check_valid),
 	KUNIT_CASE(lkst_persist_check_refused),
 	KUNIT_CASE(lkst_persist_check_unterminated),
 	KUNIT_CASE(lkst_persist_info_not_configured),
+	KUNIT_CASE(lkst_persist_boot_lines),
 	{}
 };
 

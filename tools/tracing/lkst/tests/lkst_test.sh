@@ -315,6 +315,54 @@ applyrec() {
 	echo '!applynet' >> $l/user_buffers
 }
 
+# The configuration's [save] and [record]: what the services run.  The
+# record directory holds two older boots' directories (keep_boots = 2).
+confrec() {
+	local d=$dir/conf id
+	mkdir -p "$d/reclog/0123456789abcdef0123456789abcdef" \
+		"$d/reclog/fedcba9876543210fedcba9876543210" "$d/reclog/not-a-boot"
+	touch -d '2 days ago' "$d/reclog/0123456789abcdef0123456789abcdef"
+	touch -d '1 day ago' "$d/reclog/fedcba9876543210fedcba9876543210"
+	touch -d '3 days ago' "$d/reclog/not-a-boot"
+	cat > "$d/good.conf" <<-EOF
+		[save]
+		dir = $d/saved    # a comment
+		keep = 2
+		[record]
+		dir = $d/reclog
+		rotate = 16,2
+		keep_boots = 2
+		maskset = RDEFAULT
+	EOF
+	printf '%s\n' '[save]' 'dir = relative' 'keep = 0' '[record]' 'rotate = 5' \
+		'keep_boots = x' 'maskset = NO_SUCH' > "$d/bad.conf"
+	printf '[record]\nmaskset = NO_SUCH\n' > "$d/nomask.conf"
+	"$lkst" apply "$d/good.conf" > /dev/null 2> "$d/apply.err"
+	echo $? > "$d/apply.rc"
+	"$lkst" apply "$d/bad.conf" > /dev/null 2> "$d/bad.err"
+	echo $? > "$d/bad.rc"
+	"$lkst" apply "$d/nomask.conf" > /dev/null 2> "$d/nomask.err"
+	echo $? > "$d/nomask.rc"
+	"$lkst" record --last-boot -c "$d/good.conf" > /dev/null 2> "$d/lastboot.err"
+	echo $? > "$d/lastboot.rc"
+	"$lkst" record --last-boot -c "$d/bad.conf" > /dev/null 2> "$d/lastboot-bad.err"
+	echo $? > "$d/lastboot-bad.rc"
+	"$lkst" record -c "$d/good.conf" -- sh -c 'ls -l /usr/bin /usr/lib > /dev/null' \
+		> /dev/null 2> "$d/record.err"
+	echo $? > "$d/record.rc"
+	id=$(tr -d '-' < /proc/sys/kernel/random/boot_id)
+	echo "$id" > "$d/bootid"
+	(cd "$d/reclog" && ls) > "$d/reclog.ls"
+	"$lkst" record -c "$d/good.conf" -o "$d/x" -- true > /dev/null 2> "$d/record-o.err"
+	echo $? > "$d/record-o.rc"
+	"$lkst" watch -c "$d/good.conf" > "$d/watch.log" 2>&1 &
+	id=$!
+	for t in $(seq 100); do grep -q "^lkst: watching" "$d/watch.log" && break; sleep 0.1; done
+	kill -TERM $id
+	wait $id
+	echo $? > "$d/watch.rc"
+}
+
 record() {
 	local ts=/sys/kernel/tracing
 	[ -d $ts/lkst ] || mount -t tracefs nodev $ts 2>/dev/null
@@ -324,7 +372,7 @@ record() {
 	fi
 	rm -rf "${dir:?}"/main "$dir"/rot "$dir"/self-* "$dir"/*.rc "$dir"/*.err \
 		"$dir"/dyn "$dir"/dyn.* "$dir"/lossy "$dir"/extract.* "$dir"/datfail* \
-		"$dir"/intr* "$dir"/snap "$dir"/watch* "$dir"/apply
+		"$dir"/intr* "$dir"/snap "$dir"/watch* "$dir"/apply "$dir"/conf
 	cat $ts/lkst/maskset > "$dir/maskset.before"
 
 	export -f workload
@@ -352,6 +400,7 @@ record() {
 	snap
 	watchrec
 	applyrec
+	confrec
 
 	"$lkst" record -m NO_SUCH_MASKSET -o "$dir/bad" -- true \
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
@@ -779,6 +828,43 @@ applycheck() {
 		'[ "$(cat "$d/again.rc")" = 0 ] && cmp -s "$d/state.good" "$d/state.again"'
 }
 
+# [save] and [record] (confrec)
+confcheck() {
+	local d=$dir/conf id
+	local old1=0123456789abcdef0123456789abcdef old2=fedcba9876543210fedcba9876543210
+
+	[ -d "$d" ] || { fail "conf: results present" "no $d"; return 0; }
+	id=$(cat "$d/bootid")
+	check "conf: [save] and [record] apply" eval \
+		'[ "$(cat "$d/apply.rc")" = 0 ]'
+	check "conf: bad [save] and [record] lines are named" eval \
+		'[ "$(cat "$d/bad.rc")" = 1 ] &&
+		 grep -q "bad.conf:2: dir: .relative. is not an absolute directory" "$d/bad.err" &&
+		 grep -q "bad.conf:3: keep: .0. is not a number from 1 to 1000000" "$d/bad.err" &&
+		 grep -q "bad.conf:5: rotate: .5. is not SIZE_KB,COUNT, both > 0" "$d/bad.err" &&
+		 grep -q "bad.conf:6: keep_boots: .x. is not a number from 1 to 1000" "$d/bad.err"'
+	check "conf: [record] maskset must exist" eval \
+		'[ "$(cat "$d/nomask.rc")" = 1 ] &&
+		 grep -q "nomask.conf:2: maskset: no maskset .NO_SUCH." "$d/nomask.err"'
+	check "record --last-boot -c: nothing to save is no error" eval \
+		'[ "$(cat "$d/lastboot.rc")" = 0 ] && [ -d "$d/saved" ] &&
+		 grep -q "^lkst: nothing to save: " "$d/lastboot.err"'
+	check "record --last-boot -c: a bad file is an error" eval \
+		'[ "$(cat "$d/lastboot-bad.rc")" = 1 ] &&
+		 grep -q "bad.conf:2: dir:" "$d/lastboot-bad.err"'
+	check "record -c: [record] dir/BOOT_ID, rotated, keep_boots" eval \
+		'[ "$(cat "$d/record.rc")" = 0 ] && [ -s "$d/reclog/$id/trace.dat" ] &&
+		 [ "$(cd "$d/reclog/$id" && echo cpu0.raw.*)" != "cpu0.raw.*" ] &&
+		 [ "$(LC_ALL=C sort "$d/reclog.ls")" = "$(printf "%s\n" $id $old2 not-a-boot |
+							     LC_ALL=C sort)" ] &&
+		 grep -q "removed $d/reclog/$old1 (keep_boots 2)" "$d/record.err"'
+	check "record -c with -o is a usage error" eval \
+		'[ "$(cat "$d/record-o.rc")" = 2 ] && grep -q "not -o" "$d/record-o.err"'
+	check "watch -c: into [save] dir/watch" eval \
+		'[ "$(cat "$d/watch.rc")" = 0 ] && [ -d "$d/saved/watch" ] &&
+		 grep -q "snapshots into $d/saved/watch\$" "$d/watch.log"'
+}
+
 check_phase() {
 	local m=$dir/main bad=$dir/bad-input
 
@@ -1186,6 +1272,7 @@ check_phase() {
 	snapcheck
 	watchcheck
 	applycheck
+	confcheck
 
 	# Usage
 	for c in record snapshot watch apply report states latency export; do
