@@ -14,7 +14,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -30,6 +30,7 @@ help:
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
 	@echo "  make deb       the lkst-tools Debian package (tool, units, kdump hook), lintian"
+	@echo "  make deb-kernel  the patched kernel as Debian packages, Debian's config (hours)"
 	@echo "  make system-test  Debian 12 with systemd in the VM: package, units, kdump-tools"
 	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
 	@echo "  make bench-profile  one traced getppid() and one record, instruction by function"
@@ -84,6 +85,10 @@ crash-test: build
 # The lkst-tools Debian package, checked by lintian, into $(BUILD)/deb
 deb: deps apply
 	packaging/make-deb
+
+# The patched kernel as Debian packages on Debian's config (hours)
+deb-kernel: deps build
+	scripts/deb-kernel
 
 # Debian 12 with systemd in the VM: the package, its units, kdump-tools
 system-test: build
