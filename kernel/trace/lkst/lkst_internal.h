@@ -613,6 +613,7 @@ struct lkst_persist_hdr {
 	u32	ended;		/* LKST_PERSIST_ENDED_* */
 	char	release[__NEW_UTS_LEN + 1];
 	char	kversion[__NEW_UTS_LEN + 1];
+	u64	nonce;		/* random: with boot and boot_time, its name */
 };
 
 void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
@@ -621,7 +622,7 @@ bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 			char *why, size_t len);
 struct trace_array *lkst_persist_init(void);
 void lkst_persist_boot_print(struct seq_buf *s, const char *name,
-			     const struct lkst_persist_hdr *hdr);
+			     const struct lkst_persist_hdr *hdr, bool nonce);
 void lkst_persist_info_print(struct seq_buf *s);
 int lkst_persist_create_files(struct dentry *top);
 

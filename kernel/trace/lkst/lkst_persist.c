@@ -39,6 +39,7 @@
 #include <linux/mm.h>
 #include <linux/notifier.h>
 #include <linux/panic_notifier.h>
+#include <linux/random.h>
 #include <linux/reboot.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_buf.h>
@@ -115,6 +116,8 @@ void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
 	hdr->active = active;
 	hdr->boot = boot;
 	hdr->boot_time = ktime_get_real_seconds();
+	/* the clock may still be near 1970 here, and the sequence restarts */
+	hdr->nonce = get_random_u64();
 	strscpy(hdr->release, init_utsname()->release);
 	strscpy(hdr->kversion, init_utsname()->version);
 }
@@ -462,14 +465,17 @@ static const char *lkst_persist_ended_str(void)
  * @s: where they go
  * @name: "boot" for the previous boot, "this_boot" for this one
  * @hdr: the boot's header
+ * @nonce: with the NAME_nonce line (the previous boot's comes later)
  *
- * A boot is named by its sequence number and its wall-clock time at boot:
- * the sequence restarts after a cold boot, the pair does not repeat.  A
- * program that notes this boot's pair (with, say, its boot id) finds it as
- * the previous boot's in the next boot's last_boot/info.
+ * A boot is named by its sequence number, its wall-clock time at boot and
+ * a random number: the sequence restarts after a cold boot, and the clock
+ * may not be set yet when the header is written (no RTC), so only the
+ * random number tells two boots apart for sure.  A program that notes this
+ * boot's lines (with, say, its boot id) finds them as the previous boot's
+ * in the next boot's last_boot/info.
  */
 void lkst_persist_boot_print(struct seq_buf *s, const char *name,
-			     const struct lkst_persist_hdr *hdr)
+			     const struct lkst_persist_hdr *hdr, bool nonce)
 {
 	struct tm tm;
 
@@ -478,6 +484,8 @@ void lkst_persist_boot_print(struct seq_buf *s, const char *name,
 	seq_buf_printf(s, "%s_time: %04ld-%02d-%02d %02d:%02d:%02d UTC\n",
 		       name, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
 		       tm.tm_hour, tm.tm_min, tm.tm_sec);
+	if (nonce)
+		seq_buf_printf(s, "%s_nonce: %016llx\n", name, hdr->nonce);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_persist_boot_print);
 
@@ -505,13 +513,13 @@ void lkst_persist_info_print(struct seq_buf *s)
 		       "this boot records into reserve_mem" :
 		       "this boot records into ordinary memory");
 	if (hdr)
-		lkst_persist_boot_print(s, "this_boot", hdr);
+		lkst_persist_boot_print(s, "this_boot", hdr, true);
 	/* The previous boot, if its header was for this kernel */
 	if (p->magic != LKST_PERSIST_MAGIC)
 		return;
 	seq_buf_printf(s, "release: %s\n", p->release);
 	seq_buf_printf(s, "version: %s\n", p->kversion);
-	lkst_persist_boot_print(s, "boot", p);
+	lkst_persist_boot_print(s, "boot", p, false);
 	seq_buf_printf(s, "ended_by: %s\n", lkst_persist_ended_str());
 	if (!lkst_last.kept)
 		return;
@@ -521,6 +529,7 @@ void lkst_persist_info_print(struct seq_buf *s)
 		       (u32)(nsec / NSEC_PER_USEC));
 	seq_buf_printf(s, "text_delta: %ld\n", lkst_last.text_delta);
 	seq_buf_printf(s, "records: %lu\n", lkst_last.records);
+	seq_buf_printf(s, "boot_nonce: %016llx\n", p->nonce);
 	for_each_possible_cpu(cpu)
 		seq_buf_printf(s, "cpu%d: %lu\n", cpu,
 			       ring_buffer_entries_cpu(lkst_buffer_rb(lkst_last_buf), cpu));

@@ -66,6 +66,8 @@ struct conf {
 	int			nr_masksets;
 	struct lkst_conf_dirs	dirs;		/* [save] and [record] */
 	int			record_maskset_line;
+	int			sect;		/* of the line being read */
+	int			dirs_errors;	/* in [save] and [record] */
 };
 
 static void conf_err(struct conf *c, int lineno, const char *fmt, ...)
@@ -78,6 +80,8 @@ static void conf_err(struct conf *c, int lineno, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	c->errors++;
+	if (c->sect == 's' || c->sect == 'r')
+		c->dirs_errors++;
 }
 
 static bool lkst_name_ok(const char *s)
@@ -104,22 +108,38 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A decimal number from @min to @max; 0 or -1 */
 static int parse_long(const char *s, long min, long max, long *v)
 {
 	unsigned long u;
+	char *end;
 
-	if (lkst_parse_uint(s, &u) || u < (unsigned long)min || u > (unsigned long)max)
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	u = strtoul(s, &end, 10);
+	if (errno || *end || u < (unsigned long)min || u > (unsigned long)max)
 		return -1;
 	*v = u;
 	return 0;
 }
 
-/* A directory of [save] or [record]: absolute, and not the root */
+/*
+ * A directory of [save] or [record]: absolute, written plainly (no ".",
+ * "..", "//"), and not the root, whose other directories pruning could
+ * take for its own
+ */
 static void conf_dir(struct conf *c, int lineno, const char *key,
 		     const char *val, char *dir, size_t size)
 {
-	if (*val != '/' || !strcmp(val, "/") || strlen(val) >= size)
-		conf_err(c, lineno, "%s: '%s' is not an absolute directory", key, val);
+	size_t len = strlen(val);
+
+	if (*val != '/' || len < 2 || len >= size || strstr(val, "//") ||
+	    strstr(val, "/./") || strstr(val, "/../") ||
+	    (len >= 2 && !strcmp(val + len - 2, "/.")) ||
+	    (len >= 3 && !strcmp(val + len - 3, "/..")))
+		conf_err(c, lineno, "%s: '%.64s%s' is not a plain absolute directory other than /",
+			 key, val, len > 64 ? "..." : "");
 	else
 		snprintf(dir, size, "%s", val);
 }
@@ -190,7 +210,7 @@ static void conf_key(struct conf *c, int sect, struct conf_buffer *b,
 /* Read and check the syntax of @c->file; 0, or -1 after the messages */
 static int conf_parse(struct conf *c)
 {
-	char *buf, *line, *next, *s, *eq, *name;
+	char *buf, *line, *next, *s, *eq, *name, *tok;
 	struct conf_maskset *m = NULL;
 	struct conf_buffer *b = NULL;
 	int lineno = 0, sect = 0, ret, i;
@@ -208,6 +228,7 @@ static int conf_parse(struct conf *c)
 		s = trim(line);
 		if (!*s || *s == '#')
 			continue;
+		c->sect = sect;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
 
@@ -233,6 +254,7 @@ static int conf_parse(struct conf *c)
 			}
 			if (!strcmp(s, "lkst") || !strcmp(s, "save") ||
 			    !strcmp(s, "record")) {
+				c->sect = *s;
 				if (name)
 					conf_err(c, lineno, "[%s] takes no name", s);
 				sect = *s;
@@ -294,7 +316,7 @@ static int conf_parse(struct conf *c)
 			continue;
 		}
 		if (sect == 'm') {
-			char copy[LKST_LINE_MAX + 2], *tok;
+			char copy[LKST_LINE_MAX + 2];
 			int n = 0;
 
 			/* a comment after the line: the kernel would take it as a field */
@@ -334,9 +356,12 @@ static int conf_parse(struct conf *c)
 			continue;
 		}
 		*eq = '\0';
-		/* a comment after the value */
-		if (strchr(eq + 1, '#'))
-			*strchr(eq + 1, '#') = '\0';
+		/* a comment after the value, after a blank */
+		for (tok = eq + 1; (tok = strchr(tok, '#')); tok++)
+			if (tok[-1] == ' ' || tok[-1] == '\t') {
+				*tok = '\0';
+				break;
+			}
 		conf_key(c, sect, sect == 'b' ? b : &c->deflt, lineno, trim(s), trim(eq + 1));
 	}
 	free(buf);
@@ -748,18 +773,30 @@ static void conf_free(struct conf *c)
  * @file: the file, NULL for /etc/lkst/lkst.conf
  * @d: filled with them, defaults where the file is silent
  *
- * The whole file is checked as 'lkst apply' parses it (not against the
- * kernel): a command started with -c FILE fails on the same errors.
+ * The whole file is parsed as 'lkst apply' parses it (not checked against
+ * the kernel), and its errors are said, but only those of [save] and
+ * [record] fail: a bad maskset line must not keep a boot from saving the
+ * previous boot's records.  A missing file gives the defaults, with a
+ * warning, for the same reason.
  *
  * Return: 0, or -1 after the messages.
  */
 int lkst_conf_dirs_read(const char *file, struct lkst_conf_dirs *d)
 {
 	struct conf *c = lkst_zalloc(sizeof(*c));
-	int ret;
+	int ret = 0;
 
 	conf_init(c, file ? file : LKST_CONF_DEFAULT);
-	ret = conf_parse(c);
+	if (access(c->file, F_OK) && errno == ENOENT) {
+		lkst_warn("%s: no such file: the default [save] and [record] settings",
+			  c->file);
+	} else if (conf_parse(c)) {
+		if (c->dirs_errors || !c->errors)
+			ret = -1;
+		else
+			lkst_warn("%s: the errors above are not in [save] or [record]: going on",
+				  c->file);
+	}
 	*d = c->dirs;
 	conf_free(c);
 	return ret;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -1204,22 +1205,69 @@ static int lkst_boot_id(char *id, size_t size)
 #define LKST_BOOTS_FILE	"boots"
 #define LKST_BOOTS_MAX	100
 
+static bool lkst_is_boot_id(const char *s)
+{
+	return strlen(s) == 32 && strspn(s, "0123456789abcdef") == 32;
+}
+
 /*
- * Note this boot in SAVE_DIR/boots: "SEQ<TAB>TIME<TAB>ID" of last_boot/info's
- * this_boot, this_boot_time and the boot id, so that the next boot, which
- * finds them as its boot and boot_time, knows the id.  The newest
- * LKST_BOOTS_MAX lines are kept.
+ * The name last_boot/info gives a boot, "SEQ<TAB>TIME<TAB>NONCE" of its
+ * lines @key, @key_time and @key_nonce; NULL if it has none (no
+ * persistent buffer)
+ */
+static char *lkst_boot_key(const char *info, const char *key, char *buf,
+			   size_t size)
+{
+	char name[32], seq[32], when[64], nonce[32];
+
+	snprintf(name, sizeof(name), "%s", key);
+	if (!lkst_info_value(info, name, seq, sizeof(seq)))
+		return NULL;
+	snprintf(name, sizeof(name), "%s_time", key);
+	if (!lkst_info_value(info, name, when, sizeof(when)))
+		return NULL;
+	snprintf(name, sizeof(name), "%s_nonce", key);
+	if (!lkst_info_value(info, name, nonce, sizeof(nonce)))
+		return NULL;
+	snprintf(buf, size, "%s\t%s\t%s", seq, when, nonce);
+	return buf;
+}
+
+/* Write @f's buffers to the disk before it is renamed; 0 or -1 */
+static int lkst_fclose_sync(FILE *f)
+{
+	int ret = fflush(f) || fsync(fileno(f)) ? -1 : 0;
+
+	return fclose(f) || ret ? -1 : 0;
+}
+
+static void lkst_sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (fsync(fd))
+			lkst_warn("%s: %s", dir, strerror(errno));
+		close(fd);
+	}
+}
+
+/*
+ * Note this boot in SAVE_DIR/boots: "SEQ<TAB>TIME<TAB>NONCE<TAB>ID", its
+ * name in last_boot/info (this_boot, this_boot_time, this_boot_nonce) and
+ * its boot id, so that the next boot, which finds the name as its boot,
+ * boot_time and boot_nonce, knows the id.  The newest LKST_BOOTS_MAX
+ * lines are kept.  Synced: a crash right after must not lose it.
  */
 static void lkst_boots_note(const char *savedir, const char *info,
 			    const char *id)
 {
-	char seq[32], when[64], *path, *tmp, *buf = NULL, *line, *next;
+	char key[160], *path, *tmp, *buf = NULL, *line, *next;
 	char **lines = NULL;
 	int nr = 0, i;
 	FILE *f;
 
-	if (!lkst_info_value(info, "this_boot", seq, sizeof(seq)) ||
-	    !lkst_info_value(info, "this_boot_time", when, sizeof(when)))
+	if (!lkst_boot_key(info, "this_boot", key, sizeof(key)))
 		return;
 	path = lkst_path(savedir, LKST_BOOTS_FILE);
 	tmp = lkst_path(savedir, LKST_BOOTS_FILE ".tmp");
@@ -1235,7 +1283,7 @@ static void lkst_boots_note(const char *savedir, const char *info,
 			lines[nr++] = line;
 		}
 	}
-	f = fopen(tmp, "w");
+	f = fopen(tmp, "we");
 	if (!f) {
 		lkst_warn("%s: %s: the next boot's recording will not be named after this boot",
 			  tmp, strerror(errno));
@@ -1243,10 +1291,12 @@ static void lkst_boots_note(const char *savedir, const char *info,
 	}
 	for (i = nr >= LKST_BOOTS_MAX ? nr - LKST_BOOTS_MAX + 1 : 0; i < nr; i++)
 		fprintf(f, "%s\n", lines[i]);
-	fprintf(f, "%s\t%s\t%s\n", seq, when, id);
-	if (fclose(f) || rename(tmp, path))
+	fprintf(f, "%s\t%s\n", key, id);
+	if (lkst_fclose_sync(f) || rename(tmp, path))
 		lkst_warn("%s: %s: the next boot's recording will not be named after this boot",
 			  path, strerror(errno));
+	else
+		lkst_sync_dir(savedir);
 out:
 	free(lines);
 	free(buf);
@@ -1258,23 +1308,23 @@ out:
 static char *lkst_boots_find(const char *savedir, const char *info,
 			     char *id, size_t size)
 {
-	char seq[32], when[64], want[128], *path, *buf, *p, *found = NULL;
+	char key[160], *path, *buf, *p, *found = NULL;
 	size_t len;
 
-	if (!lkst_info_value(info, "boot", seq, sizeof(seq)) ||
-	    !lkst_info_value(info, "boot_time", when, sizeof(when)))
+	if (!lkst_boot_key(info, "boot", key, sizeof(key)))
 		return NULL;
-	len = snprintf(want, sizeof(want), "%s\t%s\t", seq, when);
+	len = strlen(key);
 	path = lkst_path(savedir, LKST_BOOTS_FILE);
 	if (lkst_read_file(path, &buf, NULL)) {
 		free(path);
 		return NULL;
 	}
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, want, len))
+		if (strncmp(p, key, len) || p[len] != '\t')
 			continue;
-		snprintf(id, size, "%.*s", (int)strcspn(p + len, "\n"), p + len);
-		found = id;
+		snprintf(id, size, "%.*s", (int)strcspn(p + len + 1, "\n"), p + len + 1);
+		if (lkst_is_boot_id(id))
+			found = id;
 	}
 	free(buf);
 	free(path);
@@ -1296,31 +1346,43 @@ static int lkst_saved_cmp(const void *a, const void *b)
 }
 
 /*
- * Remove the oldest directories of DIR beyond @keep: those named PREFIX*
- * (not *.tmp), or with a NULL @prefix those named by a boot id.
+ * Remove the oldest recordings in DIR beyond @keep: the directories named
+ * PREFIX* (not *.tmp), or with a NULL @prefix those named by a boot id
+ * that hold a recording (its format file).  @current, this boot's, is
+ * never removed and is one of the @keep.
  */
 static void lkst_prune_dirs(const char *dir, const char *prefix,
-			    unsigned long keep, const char *why)
+			    unsigned long keep, const char *why,
+			    const char *current)
 {
 	struct lkst_saved *e = NULL;
 	size_t nr = 0, i, len = prefix ? strlen(prefix) : 0;
+	char sub[NAME_MAX + 16], *path;
 	struct dirent *de;
 	struct stat st;
-	char *path;
 	DIR *d;
 
 	d = opendir(dir);
 	if (!d)
 		return;
+	if (keep)
+		keep--;		/* @current's place */
 	while ((de = readdir(d))) {
 		const char *n = de->d_name;
 		size_t l = strlen(n);
 
+		if (!strcmp(n, current))
+			continue;
 		if (prefix && (strncmp(n, prefix, len) ||
 			       (l > 4 && !strcmp(n + l - 4, ".tmp"))))
 			continue;
-		if (!prefix && (l != 32 || strspn(n, "0123456789abcdef") != 32))
-			continue;
+		if (!prefix) {
+			if (!lkst_is_boot_id(n))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/" LKST_FILE_FORMAT, n);
+			if (faccessat(dirfd(d), sub, F_OK, AT_SYMLINK_NOFOLLOW))
+				continue;
+		}
 		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
 			continue;
@@ -1338,7 +1400,7 @@ static void lkst_prune_dirs(const char *dir, const char *prefix,
 				lkst_warn("%s: not removed: %s", path, strerror(errno));
 			else
 				fprintf(stderr, "lkst: removed %s (%s %lu)\n", path,
-					why, keep);
+					why, keep + 1);
 			free(path);
 		}
 		free(e[i].name);
@@ -1346,17 +1408,42 @@ static void lkst_prune_dirs(const char *dir, const char *prefix,
 	free(e);
 }
 
+/* Remove the boot-*.tmp a save that did not finish left (under the lock) */
+static void lkst_remove_tmp(const char *dir)
+{
+	struct dirent *de;
+	char *path;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "boot-", 5) || l < 9 ||
+		    strcmp(de->d_name + l - 4, ".tmp"))
+			continue;
+		path = lkst_path(dir, de->d_name);
+		if (!nftw(path, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS))
+			fprintf(stderr, "lkst: removed %s, left by a save that did not finish\n",
+				path);
+		free(path);
+	}
+	closedir(d);
+}
+
 /*
  * lkst record --last-boot --save-dir DIR: the previous boot's records into
  * DIR/boot-ID/, ID the previous boot's id; what lkst-last-boot.service
- * runs at each boot.  Nothing to save is not an error.
+ * runs at each boot.  Nothing to save is not an error.  DIR/.lock keeps
+ * two of them (the unit and a person) apart.
  */
 static int lkst_save_last_boot(const char *savedir, unsigned long keep)
 {
-	char *info, id[64], prev[64], val[128], name[160], *path, *tmp;
+	char *info, id[64], prev[64] = "", val[128] = "", name[160], *path, *tmp;
+	int ret = LKST_EXIT_FAIL, err, lock = -1;
 	struct stat st;
-	int ret = LKST_EXIT_FAIL, err;
-	size_t i, n;
 
 	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/last_boot/info")) {
 		lkst_err("no %s/last_boot/info: this kernel has no LKST, tracefs is not mounted, or you are not root",
@@ -1368,12 +1455,21 @@ static int lkst_save_last_boot(const char *savedir, unsigned long keep)
 		return LKST_EXIT_FAIL;
 	err = lkst_mkdir_p(savedir);
 	if (err) {
-		lkst_err("%s: %s", savedir, strerror(-err));
+		lkst_err("%s: %s", *savedir ? savedir : "''", strerror(-err));
 		goto out;
 	}
+	path = lkst_path(savedir, ".lock");
+	lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock < 0 || flock(lock, LOCK_EX)) {
+		lkst_err("%s: %s", path, strerror(errno));
+		free(path);
+		goto out;
+	}
+	free(path);
 	if (lkst_boot_id(id, sizeof(id)))
 		goto out;
 	lkst_boots_note(savedir, info, id);
+	lkst_remove_tmp(savedir);
 
 	ret = LKST_EXIT_OK;
 	if (!lkst_info_value(info, "status", val, sizeof(val)) ||
@@ -1387,18 +1483,14 @@ static int lkst_save_last_boot(const char *savedir, unsigned long keep)
 		fprintf(stderr, "lkst: nothing to save: the previous boot left no records\n");
 		goto out;
 	}
-	if (lkst_boots_find(savedir, info, prev, sizeof(prev))) {
+	if (lkst_boots_find(savedir, info, prev, sizeof(prev)))
 		snprintf(name, sizeof(name), "boot-%s", prev);
-	} else {
-		/* not noted: its boot was before LKST's unit ran, or failed */
-		lkst_info_value(info, "boot", prev, sizeof(prev));
-		lkst_info_value(info, "boot_time", val, sizeof(val));
-		n = snprintf(name, sizeof(name), "boot-unknown-%s-", prev);
-		for (i = 0; val[i] && n + 1 < sizeof(name); i++)
-			if (val[i] >= '0' && val[i] <= '9')
-				name[n++] = val[i];
-		name[n] = '\0';
-	}
+	else if (lkst_info_value(info, "boot_nonce", val, sizeof(val)) &&
+		 strspn(val, "0123456789abcdef") == strlen(val))
+		/* not noted: it ended before LKST's unit ran, or that failed */
+		snprintf(name, sizeof(name), "boot-unknown-%s", val);
+	else
+		snprintf(name, sizeof(name), "boot-unknown");
 	path = lkst_path(savedir, name);
 	if (!stat(path, &st)) {
 		fprintf(stderr, "lkst: %s: already saved\n", path);
@@ -1407,19 +1499,24 @@ static int lkst_save_last_boot(const char *savedir, unsigned long keep)
 	}
 	snprintf(name + strlen(name), sizeof(name) - strlen(name), ".tmp");
 	tmp = lkst_path(savedir, name);
-	nftw(tmp, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	ret = lkst_record_last_boot(tmp);
 	if (ret == LKST_EXIT_OK && rename(tmp, path)) {
 		lkst_err("%s: %s", path, strerror(errno));
 		ret = LKST_EXIT_FAIL;
 	}
 	if (ret == LKST_EXIT_OK) {
+		/* the next boot may come soon: a crash loop */
+		lkst_sync_dir(path);
+		lkst_sync_dir(savedir);
 		fprintf(stderr, "lkst: the previous boot's recording is %s\n", path);
-		lkst_prune_dirs(savedir, "boot-", keep, "keep");
+		name[strlen(name) - 4] = '\0';
+		lkst_prune_dirs(savedir, "boot-", keep, "keep", name);
 	}
 	free(tmp);
 	free(path);
 out:
+	if (lock >= 0)
+		close(lock);
 	free(info);
 	return ret;
 }
@@ -1545,15 +1642,11 @@ out_conf:
 		dir = lkst_path(conf->record_dir, id);
 		r->dir = dir;
 		r->dir_alloc = dir;
-		err = lkst_mkdir_p(dir);
+		err = lkst_mkdir_p(conf->record_dir);
 		if (err) {
-			lkst_err("%s: %s", dir, strerror(-err));
+			lkst_err("%s: %s", conf->record_dir, strerror(-err));
 			goto out;
 		}
-		/* this boot's directory is the newest, and counts */
-		utimensat(AT_FDCWD, dir, NULL, 0);
-		lkst_prune_dirs(conf->record_dir, NULL, conf->record_keep_boots,
-				"keep_boots");
 		if (!r->maskset)
 			r->maskset = conf->record_maskset;
 		if (!r->rotate_size && lkst_parse_rotate(r, conf->record_rotate))
@@ -1587,6 +1680,10 @@ out_conf:
 	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) ||
 	    lkst_copy_meta(r, LKST_DAT_BUFFER))
 		goto out;
+	/* -c: this boot's directory is one of the keep_boots kept */
+	if (conf)
+		lkst_prune_dirs(conf->record_dir, NULL, conf->record_keep_boots,
+				"keep_boots", strrchr(r->dir, '/') + 1);
 	lkst_save_kallsyms(r, true);
 	path = lkst_path(r->dir, LKST_FILE_COMM);
 	r->comm = fopen(path, "we");
@@ -2306,7 +2403,7 @@ int cmd_watch(int argc, char **argv)
 		dir = "lkst.watch";
 	n = lkst_mkdir_p(dir);
 	if (n) {
-		lkst_err("%s: %s", dir, strerror(-n));
+		lkst_err("%s: %s", *dir ? dir : "''", strerror(-n));
 		goto out;
 	}
 

@@ -132,9 +132,12 @@ int lkst_write_file(const char *path, const char *buf, size_t size)
 /* mkdir -p PATH, mode 0755; 0 or -errno */
 int lkst_mkdir_p(const char *path)
 {
-	char *p = lkst_strdup(path), *s;
+	char *p, *s;
 	int ret = 0;
 
+	if (!*path)
+		return -ENOENT;
+	p = lkst_strdup(path);
 	for (s = p + 1; ; s++) {
 		if (*s && *s != '/')
 			continue;

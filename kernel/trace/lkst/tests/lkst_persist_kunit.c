@@ -140,13 +140,16 @@ static void lkst_persist_boot_lines(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, text);
 	seq_buf_init(&s, text, PAGE_SIZE);
 	hdr->boot_time = 1700000000;
-	lkst_persist_boot_print(&s, "this_boot", hdr);
+	hdr->nonce = 0x0123456789abcdefULL;
+	lkst_persist_boot_print(&s, "this_boot", hdr, true);
 	hdr->boot = 12345678901ULL;
 	hdr->boot_time = 0;
-	lkst_persist_boot_print(&s, "boot", hdr);
+	hdr->nonce = 0xf;
+	lkst_persist_boot_print(&s, "boot", hdr, false);
 	KUNIT_EXPECT_STREQ(test, seq_buf_str(&s),
 			   "this_boot: 7\n"
 			   "this_boot_time: 2023-11-14 22:13:20 UTC\n"
+			   "this_boot_nonce: 0123456789abcdef\n"
 			   "boot: 12345678901\n"
 			   "boot_time: 1970-01-01 00:00:00 UTC\n");
 }

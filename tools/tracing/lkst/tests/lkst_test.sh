@@ -321,6 +321,11 @@ confrec() {
 	local d=$dir/conf id
 	mkdir -p "$d/reclog/0123456789abcdef0123456789abcdef" \
 		"$d/reclog/fedcba9876543210fedcba9876543210" "$d/reclog/not-a-boot"
+	# recordings (a format file): only those are pruned
+	touch "$d/reclog/0123456789abcdef0123456789abcdef/format" \
+		"$d/reclog/fedcba9876543210fedcba9876543210/format"
+	mkdir -p "$d/reclog/abcdefabcdefabcdefabcdefabcdefab"
+	touch -d '4 days ago' "$d/reclog/abcdefabcdefabcdefabcdefabcdefab"
 	touch -d '2 days ago' "$d/reclog/0123456789abcdef0123456789abcdef"
 	touch -d '1 day ago' "$d/reclog/fedcba9876543210fedcba9876543210"
 	touch -d '3 days ago' "$d/reclog/not-a-boot"
@@ -347,6 +352,11 @@ confrec() {
 	echo $? > "$d/lastboot.rc"
 	"$lkst" record --last-boot -c "$d/bad.conf" > /dev/null 2> "$d/lastboot-bad.err"
 	echo $? > "$d/lastboot-bad.rc"
+	# a bad table line is not [save]'s: saving goes on
+	printf '%s\n' '[maskset x]' 'ONE TWO THREE FOUR' '[save]' "dir = $d/saved2" \
+		> "$d/other.conf"
+	"$lkst" record --last-boot -c "$d/other.conf" > /dev/null 2> "$d/lastboot-other.err"
+	echo $? > "$d/lastboot-other.rc"
 	"$lkst" record -c "$d/good.conf" -- sh -c 'ls -l /usr/bin /usr/lib > /dev/null' \
 		> /dev/null 2> "$d/record.err"
 	echo $? > "$d/record.rc"
@@ -832,6 +842,7 @@ applycheck() {
 confcheck() {
 	local d=$dir/conf id
 	local old1=0123456789abcdef0123456789abcdef old2=fedcba9876543210fedcba9876543210
+	local notrec=abcdefabcdefabcdefabcdefabcdefab
 
 	[ -d "$d" ] || { fail "conf: results present" "no $d"; return 0; }
 	id=$(cat "$d/bootid")
@@ -839,7 +850,7 @@ confcheck() {
 		'[ "$(cat "$d/apply.rc")" = 0 ]'
 	check "conf: bad [save] and [record] lines are named" eval \
 		'[ "$(cat "$d/bad.rc")" = 1 ] &&
-		 grep -q "bad.conf:2: dir: .relative. is not an absolute directory" "$d/bad.err" &&
+		 grep -q "bad.conf:2: dir: .relative. is not a plain absolute" "$d/bad.err" &&
 		 grep -q "bad.conf:3: keep: .0. is not a number from 1 to 1000000" "$d/bad.err" &&
 		 grep -q "bad.conf:5: rotate: .5. is not SIZE_KB,COUNT, both > 0" "$d/bad.err" &&
 		 grep -q "bad.conf:6: keep_boots: .x. is not a number from 1 to 1000" "$d/bad.err"'
@@ -852,11 +863,16 @@ confcheck() {
 	check "record --last-boot -c: a bad file is an error" eval \
 		'[ "$(cat "$d/lastboot-bad.rc")" = 1 ] &&
 		 grep -q "bad.conf:2: dir:" "$d/lastboot-bad.err"'
+	check "record --last-boot -c: an error outside [save] does not stop it" eval \
+		'[ "$(cat "$d/lastboot-other.rc")" = 0 ] && [ -d "$d/saved2" ] &&
+		 grep -q "other.conf:2: maskset x: .ONE TWO THREE FOUR. is not EVENT HANDLER" \
+			"$d/lastboot-other.err" &&
+		 grep -q "not in \[save\] or \[record\]: going on" "$d/lastboot-other.err"'
 	check "record -c: [record] dir/BOOT_ID, rotated, keep_boots" eval \
 		'[ "$(cat "$d/record.rc")" = 0 ] && [ -s "$d/reclog/$id/trace.dat" ] &&
 		 [ "$(cd "$d/reclog/$id" && echo cpu0.raw.*)" != "cpu0.raw.*" ] &&
-		 [ "$(LC_ALL=C sort "$d/reclog.ls")" = "$(printf "%s\n" $id $old2 not-a-boot |
-							     LC_ALL=C sort)" ] &&
+		 [ "$(LC_ALL=C sort "$d/reclog.ls")" = \
+		   "$(printf "%s\n" $id $old2 $notrec not-a-boot | LC_ALL=C sort)" ] &&
 		 grep -q "removed $d/reclog/$old1 (keep_boots 2)" "$d/record.err"'
 	check "record -c with -o is a usage error" eval \
 		'[ "$(cat "$d/record-o.rc")" = 2 ] && grep -q "not -o" "$d/record-o.err"'
