@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <tracefs.h>
 
@@ -67,6 +68,7 @@ struct conf {
 	struct lkst_conf_dirs	dirs;		/* [save] and [record] */
 	int			record_maskset_line;
 	int			sect;		/* of the line being read */
+	int			hint;		/* 's' or 'r': a refused header's */
 	int			dirs_errors;	/* in [save] and [record] */
 };
 
@@ -228,13 +230,21 @@ static int conf_parse(struct conf *c)
 		s = trim(line);
 		if (!*s || *s == '#')
 			continue;
-		c->sect = sect;
+		c->sect = sect ? sect : c->hint;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
 
 			m = NULL;
 			b = NULL;
 			sect = 0;
+			/*
+			 * A header's errors, and those of the lines after a
+			 * refused one, are [save]'s or [record]'s if it looks
+			 * like theirs ([Save], [save]])
+			 */
+			c->hint = !strncasecmp(s, "[save", 5) ? 's' :
+				  !strncasecmp(s, "[record", 7) ? 'r' : 0;
+			c->sect = c->hint;
 			if (end) {
 				char *rest = trim(end + 1);
 

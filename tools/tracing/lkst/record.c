@@ -1236,9 +1236,23 @@ static char *lkst_boot_key(const char *info, const char *key, char *buf,
 /* Write @f's buffers to the disk before it is renamed; 0 or -1 */
 static int lkst_fclose_sync(FILE *f)
 {
-	int ret = fflush(f) || fsync(fileno(f)) ? -1 : 0;
+	int ret = fflush(f) || ferror(f) || fsync(fileno(f)) ? -1 : 0;
 
 	return fclose(f) || ret ? -1 : 0;
+}
+
+/* Every file of @dir's file system on the disk; 0 or -1 with a message */
+static int lkst_syncfs(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret = -1;
+
+	if (fd >= 0) {
+		ret = syncfs(fd);
+		close(fd);
+	}
+	if (ret)
+		lkst_err("%s: %s", dir, strerror(errno));
+	return ret;
 }
 
 static void lkst_sync_dir(const char *dir)
@@ -1320,11 +1334,16 @@ static char *lkst_boots_find(const char *savedir, const char *info,
 		return NULL;
 	}
 	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		char cand[64];
+
 		if (strncmp(p, key, len) || p[len] != '\t')
 			continue;
-		snprintf(id, size, "%.*s", (int)strcspn(p + len + 1, "\n"), p + len + 1);
-		if (lkst_is_boot_id(id))
+		snprintf(cand, sizeof(cand), "%.*s", (int)strcspn(p + len + 1, "\n"),
+			 p + len + 1);
+		if (lkst_is_boot_id(cand)) {
+			snprintf(id, size, "%s", cand);
 			found = id;
+		}
 	}
 	free(buf);
 	free(path);
@@ -1347,8 +1366,9 @@ static int lkst_saved_cmp(const void *a, const void *b)
 
 /*
  * Remove the oldest recordings in DIR beyond @keep: the directories named
- * PREFIX* (not *.tmp), or with a NULL @prefix those named by a boot id
- * that hold a recording (its format file).  @current, this boot's, is
+ * PREFIX* (not *.tmp) that hold a previous boot's recording (its
+ * last_boot.info), or with a NULL @prefix those named by a boot id that
+ * hold a recording (its format file).  @current, this boot's, is
  * never removed and is one of the @keep.
  */
 static void lkst_prune_dirs(const char *dir, const char *prefix,
@@ -1376,13 +1396,13 @@ static void lkst_prune_dirs(const char *dir, const char *prefix,
 		if (prefix && (strncmp(n, prefix, len) ||
 			       (l > 4 && !strcmp(n + l - 4, ".tmp"))))
 			continue;
-		if (!prefix) {
-			if (!lkst_is_boot_id(n))
-				continue;
-			snprintf(sub, sizeof(sub), "%s/" LKST_FILE_FORMAT, n);
-			if (faccessat(dirfd(d), sub, F_OK, AT_SYMLINK_NOFOLLOW))
-				continue;
-		}
+		if (!prefix && !lkst_is_boot_id(n))
+			continue;
+		/* a recording of ours, not another program's directory */
+		snprintf(sub, sizeof(sub), "%s/%s", n,
+			 prefix ? LKST_FILE_LAST_BOOT : LKST_FILE_FORMAT);
+		if (faccessat(dirfd(d), sub, F_OK, AT_SYMLINK_NOFOLLOW))
+			continue;
 		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISDIR(st.st_mode))
 			continue;
@@ -1428,6 +1448,8 @@ static void lkst_remove_tmp(const char *dir)
 		if (!nftw(path, lkst_rm_one, 16, FTW_DEPTH | FTW_PHYS))
 			fprintf(stderr, "lkst: removed %s, left by a save that did not finish\n",
 				path);
+		else
+			lkst_warn("%s: not removed: %s", path, strerror(errno));
 		free(path);
 	}
 	closedir(d);
@@ -1500,13 +1522,15 @@ static int lkst_save_last_boot(const char *savedir, unsigned long keep)
 	snprintf(name + strlen(name), sizeof(name) - strlen(name), ".tmp");
 	tmp = lkst_path(savedir, name);
 	ret = lkst_record_last_boot(tmp);
+	/* its files on the disk before the name says it is complete */
+	if (ret == LKST_EXIT_OK && lkst_syncfs(tmp))
+		ret = LKST_EXIT_FAIL;
 	if (ret == LKST_EXIT_OK && rename(tmp, path)) {
 		lkst_err("%s: %s", path, strerror(errno));
 		ret = LKST_EXIT_FAIL;
 	}
 	if (ret == LKST_EXIT_OK) {
 		/* the next boot may come soon: a crash loop */
-		lkst_sync_dir(path);
 		lkst_sync_dir(savedir);
 		fprintf(stderr, "lkst: the previous boot's recording is %s\n", path);
 		name[strlen(name) - 4] = '\0';
