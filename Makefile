@@ -14,7 +14,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel sid-source check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -37,12 +37,18 @@ help:
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
+	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
 
 deps:
 	scripts/deps
 
 base:
 	scripts/base-prepare
+
+# The mainline base's source and config, from sid through a private apt
+# configuration (build/sid/): the system's sources stay as they are.
+sid-source:
+	scripts/sid-source
 
 # The patch queue (scripts/pq): patches/ + series are the source of truth.
 import:
