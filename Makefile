@@ -14,7 +14,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel sid-source check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel sid-source port-check check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -38,6 +38,7 @@ help:
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
+	@echo "  make port-check  the port to Linux 7.2 (port/7.2/, in progress): apply, build, KUnit in QEMU"
 
 deps:
 	scripts/deps
@@ -49,6 +50,11 @@ base:
 # configuration (build/sid/): the system's sources stay as they are.
 sid-source:
 	scripts/sid-source
+
+# The port of the series to mainline (issue 28), in progress in port/7.2/:
+# git am on linux-source-7.2, build, and LKST's KUnit suites in a 7.2 guest.
+port-check: deps
+	scripts/port-check
 
 # The patch queue (scripts/pq): patches/ + series are the source of truth.
 import:
