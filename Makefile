@@ -38,7 +38,8 @@ help:
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
-	@echo "  make port-check  the port to Linux 7.2 (port/7.2/, in progress): apply, build, KUnit in QEMU"
+	@echo "  make port-check  the port to Linux 7.2 (port/7.2/, in progress): apply, build, KUnit,"
+	@echo "                 kselftests and the crash test in QEMU"
 
 deps:
 	scripts/deps
@@ -52,8 +53,9 @@ sid-source:
 	scripts/sid-source
 
 # The port of the series to mainline (issue 28), in progress in port/7.2/:
-# git am on linux-source-7.2, build, and LKST's KUnit suites in a 7.2 guest.
-port-check: deps
+# git am on linux-source-7.2, build, LKST's KUnit suites, kselftests and the
+# crash test in a 7.2 guest (the crash test's lkst tool from 'make apply').
+port-check: deps apply
 	scripts/port-check
 
 # The patch queue (scripts/pq): patches/ + series are the source of truth.
