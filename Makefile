@@ -14,7 +14,7 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel sid-source port-check check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source port-check check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
@@ -31,6 +31,7 @@ help:
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
 	@echo "  make deb       the lkst-tools Debian package (tool, units, kdump hook), lintian"
 	@echo "  make deb-kernel  the patched kernel as Debian packages, Debian's config (hours)"
+	@echo "  make deb-kernel-test  install them with dpkg in Debian 12, boot it, check LKST"
 	@echo "  make system-test  Debian 12 with systemd in the VM: package, units, kdump-tools"
 	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
 	@echo "  make bench-profile  one traced getppid() and one record, instruction by function"
@@ -103,6 +104,10 @@ deb: deps apply
 # The patched kernel as Debian packages on Debian's config (hours)
 deb-kernel: deps build
 	scripts/deb-kernel
+
+# Its linux-image installed with dpkg into Debian 12, booted, LKST checked
+deb-kernel-test: deps
+	scripts/deb-kernel-test
 
 # Debian 12 with systemd in the VM: the package, its units, kdump-tools
 system-test: build
