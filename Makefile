@@ -40,7 +40,7 @@ help:
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
 	@echo "  make port-check  the port to Linux 7.2 (port/7.2/, in progress): apply, build, KUnit,"
-	@echo "                 kselftests and the crash test in QEMU"
+	@echo "                 kselftests and the crash test in QEMU, W=1 on Debian's and arm64's configs"
 
 deps:
 	scripts/deps
@@ -55,7 +55,8 @@ sid-source:
 
 # The port of the series to mainline (issue 28), in progress in port/7.2/:
 # git am on linux-source-7.2, build, LKST's KUnit suites, kselftests and the
-# crash test in a 7.2 guest (the crash test's lkst tool from 'make apply').
+# crash test in a 7.2 guest (the crash test's lkst tool from 'make apply'),
+# kernel/trace/ W=1 on Debian sid's amd64 config and on arm64.
 port-check: deps apply
 	scripts/port-check
 
