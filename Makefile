@@ -7,6 +7,10 @@
 #   make demo      boot the patched kernel and show LKST at work
 # (check and demo install what is missing and prepare the base themselves)
 # See README.md for the rest.
+#
+# Two series: mainline (patches/, on Linux 7.2, the default) and the stable
+# backport (stable/6.12/); LKST_BASE=6.12 points a target at the backport
+# (e.g. LKST_BASE=6.12 make build), in $(BUILD)/6.12.  make check checks both.
 
 BUILD ?= $(CURDIR)/build
 export BUILD
@@ -14,12 +18,15 @@ export BUILD
 SEED ?= 1
 SECONDS ?= 60
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source port-check check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+LKST_BASE ?= mainline
+export LKST_BASE
+
+.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
 help:
-	@sed -n '3,8s/^# \{0,1\}//p' Makefile
+	@sed -n '3,13s/^# \{0,1\}//p' Makefile
 	@echo "  make edit      patches/ -> branch lkst in build/pq, to edit with git (make import)"
 	@echo "  make export    branch lkst -> patches/, series and the top-level tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
@@ -30,7 +37,7 @@ help:
 	@echo "  make selftest  tools/testing/selftests/lkst in the VM"
 	@echo "  make crash-test  crash the VM: dump on oops/panic, persistent buffer"
 	@echo "  make deb       the lkst-tools Debian package (tool, units, kdump hook), lintian"
-	@echo "  make deb-kernel  the patched kernel as Debian packages, Debian's config (hours)"
+	@echo "  make deb-kernel  the 6.12 backport as Debian kernel packages, Debian's config (hours)"
 	@echo "  make deb-kernel-test  install them with dpkg in Debian 12, boot it, check LKST"
 	@echo "  make system-test  Debian 12 with systemd in the VM: package, units, kdump-tools"
 	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
@@ -39,8 +46,6 @@ help:
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
-	@echo "  make port-check  the port to Linux 7.2 (port/7.2/, in progress): apply, build, KUnit,"
-	@echo "                 kselftests and the crash test in QEMU, W=1 on Debian's and arm64's configs"
 
 deps:
 	scripts/deps
@@ -52,13 +57,6 @@ base:
 # configuration (build/sid/): the system's sources stay as they are.
 sid-source:
 	scripts/sid-source
-
-# The port of the series to mainline (issue 28), in progress in port/7.2/:
-# git am on linux-source-7.2, build, LKST's KUnit suites, kselftests and the
-# crash test in a 7.2 guest (the crash test's lkst tool from 'make apply'),
-# kernel/trace/ W=1 on Debian sid's amd64 config and on arm64.
-port-check: deps apply
-	scripts/port-check
 
 # The patch queue (scripts/pq): patches/ + series are the source of truth.
 import:
@@ -102,8 +100,9 @@ crash-test: build
 deb: deps apply
 	packaging/make-deb
 
-# The patched kernel as Debian packages on Debian's config (hours)
-deb-kernel: deps build
+# The 6.12 backport as Debian kernel packages on Debian's config (hours)
+deb-kernel: deps
+	LKST_BASE=6.12 scripts/pq apply
 	scripts/deb-kernel
 
 # Its linux-image installed with dpkg into Debian 12, booted, LKST checked

@@ -121,7 +121,7 @@ enum lkst_event_id {
  * lkst_record.flags: the context the event was recorded in, the bits
  * ftrace sets in common_flags (TRACE_FLAG_* in linux/trace_events.h).
  */
-#define LKST_RECORD_IRQS_NOSUPPORT 0x02	/* always: irqs-off is not recorded */
+#define LKST_RECORD_IRQS_OFF	0x01
 #define LKST_RECORD_HARDIRQ	0x08
 #define LKST_RECORD_SOFTIRQ	0x10
 #define LKST_RECORD_NMI		0x40

@@ -390,9 +390,8 @@ static int __init rb_stress_init(void)
 
 		for (ctx = 0; ctx < RB_STRESS_NR_CTX; ctx++)
 			rb_stress_seen[cpu].last_seq[ctx] = -1;
-		hrtimer_init(&sc->timer, CLOCK_MONOTONIC,
-			     HRTIMER_MODE_REL_PINNED_HARD);
-		sc->timer.function = rb_stress_tick;
+		hrtimer_setup(&sc->timer, rb_stress_tick, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 #if RB_STRESS_NMI
 	ret = register_nmi_handler(NMI_LOCAL, rb_stress_nmi, 0, "rb_stress");

@@ -68,7 +68,7 @@ static noinline __noclone void victim_obj_use(struct victim_obj *obj,
 
 static void victim_timer_fn(struct timer_list *t)
 {
-	struct victim_obj *obj = from_timer(obj, t, timer);
+	struct victim_obj *obj = timer_container_of(obj, t, timer);
 
 	victim_obj_use(obj, obj->id);
 }
@@ -83,7 +83,7 @@ static int victim_run(unsigned int n)
 		return -ENOMEM;
 	guard(mutex)(&victim_lock);
 	for (i = 0; i < n; i++) {
-		objs[i] = kzalloc(sizeof(*objs[i]), GFP_KERNEL);
+		objs[i] = kzalloc_obj(*objs[i]);
 		if (!objs[i])
 			break;
 		victim_obj_init(objs[i], victim_next_id++);

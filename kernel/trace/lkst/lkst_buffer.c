@@ -191,7 +191,7 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_is_on);
 /* The instance's options/overwrite */
 bool lkst_buffer_overwrite(struct lkst_buffer *buf)
 {
-	return buf->last_boot || buf->tr->trace_flags & TRACE_ITER_OVERWRITE;
+	return buf->last_boot || buf->tr->trace_flags & TRACE_ITER(OVERWRITE);
 }
 
 static unsigned long lkst_buffer_entries(struct lkst_buffer *buf)
@@ -238,7 +238,7 @@ static struct lkst_buffer *lkst_buffer_new(const char *name,
 {
 	struct lkst_buffer *buf;
 
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL_ACCOUNT);
+	buf = kzalloc_obj(*buf, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return NULL;
 	buf->cpu = alloc_percpu(struct lkst_buffer_cpu);
@@ -290,7 +290,7 @@ struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 	if (IS_ERR(tr))
 		return tr;
 	scoped_guard(mutex, &trace_types_lock)
-		set_tracer_flag(tr, TRACE_ITER_OVERWRITE, 1);
+		set_tracer_flag(tr, TRACE_ITER(OVERWRITE), 1);
 	return tr;
 }
 
@@ -460,8 +460,8 @@ int lkst_buffer_clear(struct lkst_buffer *buf)
 	if (buf->removed || buf->last_boot)
 		return -ENODEV;
 	__lkst_clear_begin(buf);
-	/* Wait for the writers that reserved before: preemption is off. */
-	tracepoint_synchronize_unregister();
+	/* Wait for the writers that reserved before. */
+	lkst_synchronize_readers();
 	__lkst_clear_end(buf, false);
 	return 0;
 }
@@ -484,7 +484,7 @@ void __lkst_buffers_clear(void)
 	lockdep_assert_held(&lkst_mutex);
 	list_for_each_entry(buf, &lkst_buffers, list)
 		__lkst_clear_begin(buf);
-	tracepoint_synchronize_unregister();
+	lkst_synchronize_readers();
 	list_for_each_entry(buf, &lkst_buffers, list)
 		__lkst_clear_end(buf, true);
 }
@@ -543,7 +543,7 @@ int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
 	if (buf->removed || buf->last_boot)
 		return -ENODEV;
 	guard(mutex)(&trace_types_lock);
-	return set_tracer_flag(buf->tr, TRACE_ITER_OVERWRITE, on);
+	return set_tracer_flag(buf->tr, TRACE_ITER(OVERWRITE), on);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_overwrite);
 

@@ -104,7 +104,7 @@ static int lkst_raw_open(struct inode *inode, struct file *filp)
 	ret = lkst_buf_open_get(inode, &buf);
 	if (ret)
 		return ret;
-	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	r = kzalloc_obj(*r);
 	if (!r) {
 		ret = -ENOMEM;
 		goto err_put;
@@ -273,7 +273,7 @@ static int lkst_raw_copy_open(struct inode *inode, struct file *filp)
 	ret = lkst_buf_open_get(inode, &buf);
 	if (ret)
 		return ret;
-	rc = kzalloc(sizeof(*rc), GFP_KERNEL);
+	rc = kzalloc_obj(*rc);
 	if (!rc) {
 		ret = -ENOMEM;
 		goto err_put;

@@ -52,7 +52,7 @@ static struct lkst_words_file *lkst_words_alloc(const struct lkst_words_ops *ops
 {
 	struct lkst_words_file *w;
 
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kzalloc_obj(*w);
 	if (!w)
 		return NULL;
 	/* The longest word is "!" and a name, plus room to detect more. */
@@ -564,7 +564,7 @@ static int lkst_maskset_table_open(struct inode *inode, struct file *filp)
 	ret = tracing_check_open_get_tr(NULL);
 	if (ret)
 		return ret;
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	f = kzalloc_obj(*f);
 	if (!f)
 		return -ENOMEM;
 	mutex_init(&f->lock);
@@ -860,7 +860,7 @@ static ssize_t lkst_header_read(struct file *filp, char __user *ubuf,
 	struct trace_seq *s;
 	ssize_t ret;
 
-	s = kmalloc(sizeof(*s), GFP_KERNEL);
+	s = kmalloc_obj(*s);
 	if (!s)
 		return -ENOMEM;
 	trace_seq_init(s);

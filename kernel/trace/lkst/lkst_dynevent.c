@@ -183,9 +183,21 @@ static nokprobe_inline unsigned long lkst_dyn_pc_sub(struct lkst_dynevent *ev)
 }
 
 /*
- * __lkst_dispatch() with the context of the probed code: the records
- * show it, and notrace_pids applies to the task the probe interrupted.
+ * Whether the probed code ran with interrupts off.  The handler may run
+ * from a breakpoint exception (int3, brk, ebreak) with interrupts masked:
+ * @regs, the exception's frame or, for optimized and return probes, one
+ * that the trampoline saved the flags into, tells.
  */
+static nokprobe_inline bool lkst_dyn_irqs_off(struct pt_regs *regs)
+{
+#if defined(CONFIG_X86) || defined(CONFIG_ARM64) || defined(CONFIG_RISCV) || \
+	defined(CONFIG_LOONGARCH)
+	return regs_irqs_disabled(regs);
+#else
+	return irqs_disabled();
+#endif
+}
+
 /*
  * A string, NUL-terminated, into the @words argument slots from @dst on
  * (at most 8 * @words - 1 characters), as O_PRINTK keeps its text.
@@ -200,6 +212,10 @@ static nokprobe_inline void lkst_dyn_fetch_string(struct probe_arg *arg,
 	process_fetch_insn(arg->code, regs, edata, &dl, dst);
 }
 
+/*
+ * __lkst_dispatch() with the context of the probed code: the records
+ * show it, and notrace_pids applies to the task the probe interrupted.
+ */
 static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 					    struct pt_regs *regs, void *edata)
 {
@@ -213,7 +229,7 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 
 	if (static_branch_unlikely(&lkst_notrace_key) &&
 	    this_cpu_read(lkst_notrace_cpu) &&
-	    !lkst_ctx_in_irq(lkst_trace_ctx(preempt_count() - pc_sub)))
+	    !lkst_ctx_in_irq(lkst_trace_ctx(preempt_count() - pc_sub, false)))
 		return;
 	t = rcu_dereference_sched(lkst_cur_table);
 	if (unlikely(!t))
@@ -230,7 +246,8 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 				      LKST_NR_ARGS - i);
 	if (likely(h == &lkst_handler_default))
 		__lkst_record4_ctx(e->buf, id, LKST_HANDLER_DEFAULT, current->pid,
-				   a[0], a[1], a[2], a[3], pc_sub);
+				   a[0], a[1], a[2], a[3], pc_sub,
+				   lkst_dyn_irqs_off(regs));
 	else
 		lkst_call_handler(h, e->buf, id, current->pid, a[0], a[1],
 				  a[2], a[3]);

@@ -38,7 +38,7 @@
 #include <trace/events/syscalls.h>
 #endif
 #ifdef CONFIG_X86
-#include <asm/trace/exceptions.h>
+#include <trace/events/exceptions.h>
 #endif
 #ifdef CONFIG_BLOCK
 #include <linux/blk-mq.h>
@@ -134,12 +134,15 @@ LKST_TP(signal_generate)
 static void lkst_comm_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
 {
+	/* Probes are preemptible; trace_save_cmdline() must not be */
+	guard(preempt_notrace)();
 	trace_save_cmdline(child);
 }
 
 static void lkst_comm_exec(void *data, struct task_struct *p, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
+	guard(preempt_notrace)();
 	trace_save_cmdline(p);
 }
 
@@ -197,7 +200,8 @@ static void lkst_probe_sched_process_exec(void *data, struct task_struct *p,
 
 LKST_TP(sched_process_exec)
 
-static void lkst_probe_sched_process_exit(void *data, struct task_struct *p)
+static void lkst_probe_sched_process_exit(void *data, struct task_struct *p,
+					  bool group_dead)
 {
 	__lkst_dispatch(LKST_EV_PROCESS_EXIT, p->pid, p->tgid, p->exit_code, 0);
 }
@@ -472,10 +476,10 @@ static void lkst_probe_timer_cancel(void *data, struct timer_list *timer)
 LKST_TP(timer_cancel)
 
 static void lkst_probe_hrtimer_expire_entry(void *data, struct hrtimer *t,
-					    ktime_t *now)
+					    ktime_t now)
 {
-	__lkst_dispatch(LKST_EV_HRTIMER_RUN, LKST_U(t), LKST_U(t->function),
-			*now, 0);
+	__lkst_dispatch(LKST_EV_HRTIMER_RUN, LKST_U(t),
+			LKST_U(ACCESS_PRIVATE(t, function)), now, 0);
 }
 
 LKST_TP(hrtimer_expire_entry)
@@ -801,7 +805,7 @@ unwind:
  *
  * The probes may still be running on other CPUs when this returns:
  * callers free what the probes can see only after
- * tracepoint_synchronize_unregister().
+ * lkst_synchronize_readers().
  */
 void __lkst_events_detach_unneeded(const unsigned long *need)
 {

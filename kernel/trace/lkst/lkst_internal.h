@@ -6,7 +6,7 @@
  * writes, handler and buffer registration, maskset changes).  Functions
  * named __lkst_*() expect the caller to hold it.  The data plane (the
  * tracepoint probes) only reads lkst_cur_table, an immutable table that
- * is published with RCU and freed after tracepoint_synchronize_unregister().
+ * is published with RCU and freed after lkst_synchronize_readers().
  */
 #ifndef _LKST_INTERNAL_H
 #define _LKST_INTERNAL_H
@@ -25,6 +25,7 @@
 #include <linux/sched.h>
 #include <linux/seq_buf.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <linux/utsname.h>
 
 #include "../trace.h"
@@ -192,16 +193,15 @@ static inline bool lkst_event_is_record(struct ring_buffer_event *ev,
 
 /*
  * common_flags of a record, the context bits ftrace's tracing_gen_ctx_dec()
- * sets from preempt_count(): NMI, hard interrupt, softirq, bottom halves
- * off.  Not recorded, to keep the record within its cost: whether
- * interrupts are off (TRACE_FLAG_IRQS_NOSUPPORT says so, and ftrace's
- * output shows an X), the need-resched bits, and the preempt and
- * migrate-disable depths (common_preempt_count is 0).  Task context, the
- * common case, is one test.
+ * sets from whether interrupts are off (@irqs_off) and preempt_count() (@pc):
+ * interrupts off, NMI, hard interrupt, softirq, bottom halves off.  Not
+ * recorded, to keep the record within its cost: the need-resched bits, and
+ * the preempt and migrate-disable depths (common_preempt_count is 0).
+ * Task context, the common case, is one test.
  */
-static __always_inline u8 lkst_trace_ctx(unsigned long pc)
+static __always_inline u8 lkst_trace_ctx(unsigned long pc, bool irqs_off)
 {
-	u8 flags = TRACE_FLAG_IRQS_NOSUPPORT;
+	u8 flags = irqs_off ? TRACE_FLAG_IRQS_OFF : 0;
 
 	if (likely(!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_MASK))))
 		return flags;
@@ -271,12 +271,14 @@ static __always_inline void lkst_record_head(struct lkst_record *rec, u16 type,
  * @pc_sub: what to take off preempt_count() for the context of the code
  * the event is about (a kprobe's int3 handler runs as an NMI); the
  * context is read after the reserve, so that it is not kept across it.
+ * @irqs_off: whether that code runs with interrupts off.
  */
 static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 					      unsigned int event, u8 handler,
 					      pid_t pid, u64 a0, u64 a1,
 					      u64 a2, u64 a3,
-					      unsigned long pc_sub)
+					      unsigned long pc_sub,
+					      bool irqs_off)
 {
 	struct ring_buffer_event *ev;
 	struct lkst_record *rec;
@@ -303,8 +305,8 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 		pid = current->pid;
 	rec = ring_buffer_event_data(ev);
 	lkst_record_head(rec, lkst_event_type[event],
-			 lkst_trace_ctx(preempt_count() - pc_sub), pid, event,
-			 handler);
+			 lkst_trace_ctx(preempt_count() - pc_sub, irqs_off), pid,
+			 event, handler);
 	rec->arg[0] = a0;
 	rec->arg[1] = a1;
 	rec->arg[2] = a2;
@@ -318,7 +320,8 @@ static __always_inline int __lkst_record4(struct lkst_buffer *buf,
 					  pid_t pid, u64 a0, u64 a1, u64 a2,
 					  u64 a3)
 {
-	return __lkst_record4_ctx(buf, event, handler, pid, a0, a1, a2, a3, 0);
+	return __lkst_record4_ctx(buf, event, handler, pid, a0, a1, a2, a3, 0,
+				  irqs_disabled());
 }
 
 static __always_inline int __lkst_record(struct lkst_buffer *buf,
@@ -383,6 +386,17 @@ int lkst_tevent_add(const struct lkst_event_desc *d);
 bool lkst_tevent_arg_name_ok(const char *name);
 void lkst_tevent_remove(unsigned int id);
 int lkst_tevents_init(void);
+
+/*
+ * Wait for every reader of what LKST publishes with RCU: the tracepoint
+ * probes (tracepoint_srcu), and the kprobe handlers of dynamic events and
+ * the other readers that run with preemption disabled (RCU).
+ */
+static inline void lkst_synchronize_readers(void)
+{
+	tracepoint_synchronize_unregister();
+	synchronize_rcu();
+}
 
 /* lkst_maskset.c */
 
@@ -450,9 +464,9 @@ static __always_inline bool lkst_notrace_current(void)
  * The data plane, inlined into every probe: a DEFAULT record makes no
  * call of LKST's own, only the ring buffer's reserve and commit.
  *
- * Must be called with preemption disabled, as tracepoint probes are: that
- * is the read side rcu_dereference_sched() and the table's release by
- * tracepoint_synchronize_unregister() rely on.
+ * Must be called with preemption disabled: that is the read side
+ * rcu_dereference_sched() and the table's release by
+ * lkst_synchronize_readers() rely on.
  */
 static __always_inline void
 __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
@@ -474,11 +488,17 @@ __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 	}
 }
 
+/*
+ * Tracepoint probes run under SRCU (tracepoint_srcu), preemptible: disable
+ * preemption around the dispatch, as ftrace's event probes do.
+ */
 static __always_inline void
 __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 {
-	const struct lkst_table *t = rcu_dereference_sched(lkst_cur_table);
+	const struct lkst_table *t;
 
+	guard(preempt_notrace)();
+	t = rcu_dereference_sched(lkst_cur_table);
 	if (lkst_notrace_current())
 		return;
 	if (likely(t))

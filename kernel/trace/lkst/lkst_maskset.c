@@ -11,7 +11,7 @@
  * switching the current maskset publishes a new pointer under
  * lkst_switch_lock (a raw spinlock, because lkst_maskset_switch() may be
  * called by handlers in any context); the old table is freed only after
- * tracepoint_synchronize_unregister(), under lkst_mutex.
+ * lkst_synchronize_readers(), under lkst_mutex.
  *
  * Probes are attached to match the current table: before publishing
  * when the switch comes from process context (nothing is missed), and
@@ -64,7 +64,7 @@ static struct lkst_table *lkst_ms_table(struct lkst_maskset *ms)
 
 struct lkst_table *lkst_table_alloc(void)
 {
-	return kzalloc(sizeof(struct lkst_table), GFP_KERNEL_ACCOUNT);
+	return kzalloc_obj(struct lkst_table, GFP_KERNEL_ACCOUNT);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_table_alloc);
 
@@ -146,7 +146,7 @@ bool lkst_buffer_recording(struct lkst_buffer *buf)
 
 	if (!lkst_buffer_is_on(buf) || READ_ONCE(buf->removed))
 		return false;
-	/* Tables are freed after tracepoint_synchronize_unregister(). */
+	/* Tables are freed after lkst_synchronize_readers(). */
 	rcu_read_lock_sched();
 	t = rcu_dereference_sched(lkst_cur_table);
 	for_each_set_bit(id, t->used, LKST_NR_IDS) {
@@ -290,8 +290,8 @@ int __lkst_maskset_replace(struct lkst_maskset *ms, struct lkst_table *t)
 	lkst_sync_probes();
 	if (READ_ONCE(lkst_cur_ms) == ms)
 		__lkst_save_comms(!bitmap_empty(t->used, LKST_NR_IDS));
-	/* Probes may run from idle under SRCU: synchronize_rcu() is not enough. */
-	tracepoint_synchronize_unregister();
+	/* Probes run under SRCU: synchronize_rcu() is not enough. */
+	lkst_synchronize_readers();
 	__lkst_table_free(old);
 	return 0;
 }
@@ -319,7 +319,7 @@ void __lkst_maskset_drop_handler(struct lkst_handler *h)
 			n++;
 		}
 	}
-	tracepoint_synchronize_unregister();
+	lkst_synchronize_readers();
 	while (n--)
 		__lkst_handler_unpin(h);
 }
@@ -376,7 +376,7 @@ static struct lkst_maskset *__lkst_maskset_alloc(const char *name, bool builtin)
 	struct lkst_maskset *ms;
 	struct lkst_table *t;
 
-	ms = kzalloc(sizeof(*ms), GFP_KERNEL_ACCOUNT);
+	ms = kzalloc_obj(*ms, GFP_KERNEL_ACCOUNT);
 	t = lkst_table_alloc();
 	if (!ms || !t) {
 		kfree(ms);
@@ -454,7 +454,7 @@ int __lkst_maskset_remove(struct lkst_maskset *ms)
 	ms->file = NULL;
 	t = rcu_replace_pointer(ms->table, NULL, true);
 	/* It may have been current a moment ago: wait for the probes. */
-	tracepoint_synchronize_unregister();
+	lkst_synchronize_readers();
 	__lkst_table_free(t);
 	kref_put(&ms->kref, lkst_maskset_free);
 	return 0;

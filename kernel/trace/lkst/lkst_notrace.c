@@ -119,6 +119,8 @@ static void lkst_notrace_wakeup_post(void *data, struct task_struct *task)
 static void lkst_notrace_fork_probe(void *data, struct task_struct *parent,
 				    struct task_struct *child)
 {
+	/* The probes of sched_process_fork and _free are preemptible */
+	guard(preempt_notrace)();
 	if (READ_ONCE(lkst_notrace_fork))
 		trace_filter_add_remove_task(rcu_dereference_sched(lkst_notrace_list),
 					     parent, child);
@@ -126,6 +128,7 @@ static void lkst_notrace_fork_probe(void *data, struct task_struct *parent,
 
 static void lkst_notrace_free_probe(void *data, struct task_struct *task)
 {
+	guard(preempt_notrace)();
 	trace_filter_add_remove_task(rcu_dereference_sched(lkst_notrace_list),
 				     NULL, task);
 }
@@ -227,7 +230,7 @@ static void __lkst_notrace_unpublish(void)
 	lkst_notrace_detach();
 	rcu_assign_pointer(lkst_notrace_list, NULL);
 	/* Probes read the list with preemption disabled. */
-	tracepoint_synchronize_unregister();
+	lkst_synchronize_readers();
 	trace_pid_list_free(old);
 	/* Also CPUs offline now: no stale flag when the list is used again. */
 	for_each_possible_cpu(cpu)
@@ -468,7 +471,7 @@ static int lkst_notrace_open(struct inode *inode, struct file *filp)
 	ret = tracing_check_open_get_tr(NULL);
 	if (ret)
 		return ret;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	w = kzalloc_obj(*w);
 	if (!w)
 		return -ENOMEM;
 	/*

@@ -51,6 +51,8 @@
 #include <linux/tracefs.h>
 #include <linux/utsname.h>
 
+#include <asm/ring_buffer.h>
+
 #include "../trace.h"
 #include "lkst_internal.h"
 
@@ -181,13 +183,25 @@ static void lkst_persist_set_reason(const char *why)
 	strscpy(lkst_last.reason, why);
 }
 
+/*
+ * Write the header back from the cache, as the ring buffer does with its
+ * own pages at a panic: the next boot reads it from memory.
+ */
+static void lkst_persist_flush(const struct lkst_persist_hdr *hdr)
+{
+	arch_ring_buffer_flush_range((unsigned long)hdr,
+				     (unsigned long)(hdr + 1));
+}
+
 /* How the boot that is recording ended, for the next boot. */
 static void lkst_persist_ended(u32 how)
 {
 	struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
 
-	if (hdr)
-		WRITE_ONCE(hdr->ended, hdr->ended | how);
+	if (!hdr)
+		return;
+	WRITE_ONCE(hdr->ended, hdr->ended | how);
+	lkst_persist_flush(hdr);
 }
 
 static int lkst_persist_die_notify(struct notifier_block *nb,
@@ -279,9 +293,8 @@ lkst_persist_open_last(unsigned long addr, phys_addr_t half)
 			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 				 "cpu%d: the records are corrupted (see the \"Ring buffer\" lines of the kernel log)",
 				 cpu);
-			ring_buffer_reset(tr->array_buffer.buffer);
-			tr->text_delta = 0;
-			tr->data_delta = 0;
+			/* Emptied, and no longer adjusted as the last boot */
+			tracing_update_buffers(tr);
 			return tr;
 		}
 	}
@@ -369,6 +382,7 @@ struct trace_array *__init lkst_persist_init(void)
 	 */
 	lkst_persist_hdr_init(hdr, size, active, boot);
 	hdr->ended = LKST_PERSIST_ENDED_VALIDATING;
+	lkst_persist_flush(hdr);
 	if (prev_ok)
 		last = lkst_persist_open_last(base + lkst_last.prev.active * half,
 					      half);
@@ -399,15 +413,19 @@ struct trace_array *__init lkst_persist_init(void)
 			*hdr = orig;
 		else
 			memset(hdr, 0, sizeof(*hdr));
+		lkst_persist_flush(hdr);
 		if (!last)
 			memunmap(hdr);
 		goto out;
 	}
-	/* What update_last_data() does when ftrace starts a boot instance */
-	ring_buffer_reset(tr->array_buffer.buffer);
-	tr->text_delta = 0;
-	tr->data_delta = 0;
+	/*
+	 * What ftrace does when it starts a boot instance: clear it, and
+	 * note in its scratch area this kernel's address and modules for the
+	 * next boot (update_last_data()).
+	 */
+	tracing_update_buffers(tr);
 	lkst_persist_hdr_init(hdr, size, active, boot);
+	lkst_persist_flush(hdr);
 	WRITE_ONCE(lkst_persist_hdr, hdr);
 	lkst_last.attached = true;
 	register_die_notifier(&lkst_persist_die_nb);
@@ -489,6 +507,25 @@ void lkst_persist_boot_print(struct seq_buf *s, const char *name,
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_persist_boot_print);
 
+/*
+ * Were the records kept at boot, and are they still there?  ftrace clears
+ * a boot instance of the last boot when it is started for this boot, or
+ * forgets it was one when its trace_pipe or trace_pipe_raw is read empty
+ * (update_last_data(): an event enabled or disabled in it, its clock or
+ * tracer set, its trace truncated).  Records consumed through LKST's own
+ * raw files leave it one: those still count as kept.
+ */
+static const char lkst_persist_started[] =
+	"the instance " LKST_LAST_BOOT_INSTANCE " was started or read empty in this boot";
+
+static bool lkst_persist_kept(void)
+{
+	struct trace_array *tr = lkst_last_buf ? lkst_last_buf->tr : NULL;
+
+	return lkst_last.kept &&
+	       (!tr || (READ_ONCE(tr->flags) & TRACE_ARRAY_FL_LAST_BOOT));
+}
+
 /**
  * lkst_persist_info_print - the text of last_boot/info
  * @s: where it goes
@@ -497,13 +534,15 @@ void lkst_persist_info_print(struct seq_buf *s)
 {
 	const struct lkst_persist_hdr *p = &lkst_last.prev;
 	const struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
+	bool kept = lkst_persist_kept();
 	u64 sec;
 	u32 nsec;
 	int cpu;
 
-	seq_buf_printf(s, "status: %s\n", lkst_last.kept ? "kept" : "empty");
-	if (!lkst_last.kept)
-		seq_buf_printf(s, "reason: %s\n", lkst_last.reason);
+	seq_buf_printf(s, "status: %s\n", kept ? "kept" : "empty");
+	if (!kept)
+		seq_buf_printf(s, "reason: %s\n", lkst_last.kept ?
+			       lkst_persist_started : lkst_last.reason);
 	seq_buf_printf(s, "persist: %s\n", lkst_last.label[0] ?
 		       lkst_last.label : "none");
 	if (lkst_last.size)
@@ -521,7 +560,7 @@ void lkst_persist_info_print(struct seq_buf *s)
 	seq_buf_printf(s, "version: %s\n", p->kversion);
 	lkst_persist_boot_print(s, "boot", p, false);
 	seq_buf_printf(s, "ended_by: %s\n", lkst_persist_ended_str());
-	if (!lkst_last.kept)
+	if (!kept)
 		return;
 	sec = lkst_last.last_ts;
 	nsec = do_div(sec, NSEC_PER_SEC);

@@ -301,7 +301,7 @@ int lkst_tevent_add(const struct lkst_event_desc *d)
 	for (i = 0; i < LKST_NR_ARGS; i++)
 		if (d->argfmt[i] != '-' && !lkst_tevent_arg_name_ok(d->args[i]))
 			return -EINVAL;
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	ev = kzalloc_obj(*ev);
 	if (!ev)
 		return -ENOMEM;
 	ev->desc = d;

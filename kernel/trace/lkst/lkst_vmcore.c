@@ -156,7 +156,7 @@ static int __init lkst_vmcore_init(void)
 	if (!lkst_buffer_default())
 		return -ENODEV;
 	buf = kmalloc(LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
-	ts = kmalloc(sizeof(*ts), GFP_KERNEL);
+	ts = kmalloc_obj(*ts);
 	if (!buf || !ts)
 		goto out;
 

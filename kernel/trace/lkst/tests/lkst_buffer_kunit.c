@@ -39,27 +39,31 @@ static void lkst_expect_written(struct kunit *test, struct lkst_buffer *buf,
 			    cpu, st.read, st.entries, st.overrun, st.lost);
 }
 
-/* common_flags from preempt_count(), as tracing_gen_ctx_dec() sets them */
+/*
+ * common_flags from the interrupt flags and preempt_count(), as
+ * tracing_gen_ctx_dec() sets them
+ */
 static void lkst_buffer_context_flags(struct kunit *test)
 {
-	/* 0x02: irqs-off is not recorded, which ftrace's output shows as X */
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0), 0x02);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(PREEMPT_OFFSET * 3), 0x02);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_DISABLE_OFFSET), 0x82);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET), 0x12);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0, false), 0x00);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(0, true), 0x01);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(PREEMPT_OFFSET * 3, false), 0x00);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_DISABLE_OFFSET, false),
+			0x80);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET, false), 0x10);
 	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(SOFTIRQ_OFFSET +
-					     SOFTIRQ_DISABLE_OFFSET), 0x92);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET), 0x0a);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET + SOFTIRQ_OFFSET),
-			0x1a);
-	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(NMI_OFFSET + HARDIRQ_OFFSET), 0x4a);
+					     SOFTIRQ_DISABLE_OFFSET, false), 0x90);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET, true), 0x09);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(HARDIRQ_OFFSET + SOFTIRQ_OFFSET,
+					     true), 0x19);
+	KUNIT_EXPECT_EQ(test, lkst_trace_ctx(NMI_OFFSET + HARDIRQ_OFFSET, true),
+			0x49);
 	/* the bits are ftrace's */
+	KUNIT_EXPECT_EQ(test, TRACE_FLAG_IRQS_OFF, LKST_RECORD_IRQS_OFF);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_NMI, LKST_RECORD_NMI);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_HARDIRQ, LKST_RECORD_HARDIRQ);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_SOFTIRQ, LKST_RECORD_SOFTIRQ);
 	KUNIT_EXPECT_EQ(test, TRACE_FLAG_BH_OFF, LKST_RECORD_BH_OFF);
-	KUNIT_EXPECT_EQ(test, TRACE_FLAG_IRQS_NOSUPPORT,
-			LKST_RECORD_IRQS_NOSUPPORT);
 }
 
 static void lkst_buffer_round_trip(struct kunit *test)
@@ -85,7 +89,8 @@ static void lkst_buffer_round_trip(struct kunit *test)
 	/* ftrace's header: the event's type, task context */
 	KUNIT_EXPECT_NE(test, lkst_event_type[LKST_EV_PROCESS_EXIT], 0);
 	KUNIT_EXPECT_EQ(test, rec->type, lkst_event_type[LKST_EV_PROCESS_EXIT]);
-	KUNIT_EXPECT_EQ(test, rec->flags, LKST_RECORD_IRQS_NOSUPPORT);
+	/* task context, interrupts on */
+	KUNIT_EXPECT_EQ(test, rec->flags, 0);
 	KUNIT_EXPECT_EQ(test, rec->preempt_count, 0);
 	KUNIT_EXPECT_EQ(test, rec->pid, 4321);
 	KUNIT_EXPECT_EQ(test, rec->event, LKST_EV_PROCESS_EXIT);
@@ -329,9 +334,9 @@ static void lkst_buffer_is_instance(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_buffer_set_on(buf, true), 0);
 	KUNIT_EXPECT_EQ(test, tr->buffer_disabled, 0);
 
-	KUNIT_EXPECT_TRUE(test, tr->trace_flags & TRACE_ITER_OVERWRITE);
+	KUNIT_EXPECT_TRUE(test, tr->trace_flags & TRACE_ITER(OVERWRITE));
 	KUNIT_EXPECT_EQ(test, lkst_buffer_set_overwrite(buf, false), 0);
-	KUNIT_EXPECT_FALSE(test, tr->trace_flags & TRACE_ITER_OVERWRITE);
+	KUNIT_EXPECT_FALSE(test, tr->trace_flags & TRACE_ITER(OVERWRITE));
 
 	KUNIT_EXPECT_EQ(test, lkst_buffer_size_kb(buf), LKST_BUF_MIN_KB);
 	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, 16), 0);
@@ -383,4 +388,4 @@ kunit_test_suite(lkst_buffer_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for LKST buffers");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -298,4 +298,4 @@ kunit_test_suite(lkst_dump_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the LKST dump on oops and panic");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -448,4 +448,4 @@ kunit_test_suites(&lkst_dynevent_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for LKST dynamic events");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

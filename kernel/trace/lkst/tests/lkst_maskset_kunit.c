@@ -835,4 +835,4 @@ kunit_test_suites(&lkst_maskset_test_suite, &lkst_handler_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for LKST masksets and handlers");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

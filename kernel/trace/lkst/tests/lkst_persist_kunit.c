@@ -173,4 +173,4 @@ kunit_test_suite(lkst_persist_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests for the LKST persistent buffer");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

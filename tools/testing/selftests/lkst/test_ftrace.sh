@@ -152,11 +152,12 @@ test_ftrace_prints_the_context_flags_of_an_irq_record()
 	echo RDEFAULT > "$LKST/maskset"
 	workload 1
 	echo RNOTHING > "$LKST/maskset"
-	# irq-info columns: irqs-off (X: not recorded), need-resched (not
-	# recorded), hardirq/softirq, preempt depth (not recorded)
-	grep -Eq '\[[0-9]+\] X\.h\.\. .* INT_HARDWARE_ENTRY: ' "$I/trace" &&
-	grep -Eq '\[[0-9]+\] X\.s\.\. .* INT_SOFTIRQ_ENTRY: ' "$I/trace" &&
-	grep -Eq '\[[0-9]+\] X\.\.\.\. .* SYSCALL_ENTRY: ' "$I/trace"
+	# irq-info columns: irqs-off, need-resched (not recorded),
+	# hardirq/softirq, preempt depth (not recorded): an interrupt handler
+	# runs with interrupts off, a softirq and a system call with them on
+	grep -Eq '\[[0-9]+\] d\.h\.\. .* INT_HARDWARE_ENTRY: ' "$I/trace" &&
+	grep -Eq '\[[0-9]+\] \.\.s\.\. .* INT_SOFTIRQ_ENTRY: ' "$I/trace" &&
+	grep -Eq '\[[0-9]+\] \.\.\.\.\. .* SYSCALL_ENTRY: ' "$I/trace"
 }
 
 # Debian's trace-cmd, as a user runs it
