@@ -20,6 +20,16 @@ SECONDS ?= 60
 
 LKST_BASE ?= mainline
 export LKST_BASE
+ifneq ($(filter 6.12 stable,$(LKST_BASE)),)
+SERIES_BUILD := $(BUILD)/6.12
+EXPORT_CMD := LKST_BASE=6.12 make export
+EXPORT_WHAT := stable/6.12/patches and series
+else
+SERIES_BUILD := $(BUILD)
+EXPORT_CMD := make export
+EXPORT_WHAT := patches/, series and the top-level tree
+endif
+PQ_DIR := $(SERIES_BUILD)/pq
 
 .PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick demo bench bench-profile vm fuzz ftracetest clean help
 
@@ -64,9 +74,9 @@ import:
 
 # The one place where the series is changed: the patch queue.
 edit: deps import
-	@echo "  EDIT    the series is branch lkst in $(BUILD)/pq: edit and commit there"
+	@echo "  EDIT    the series is branch lkst in $(PQ_DIR): edit and commit there"
 	@echo "          (git commit --fixup=<patch>; git rebase -i --autosquash lkst-base),"
-	@echo "          then 'make export' writes patches/, series and the top-level tree"
+	@echo "          then '$(EXPORT_CMD)' writes $(EXPORT_WHAT)"
 
 export:
 	scripts/pq export
@@ -85,7 +95,7 @@ kselftests: apply
 
 # The samples are modules: they build with the kernel they load into.
 samples: build
-	@find $(BUILD)/mods -path '*samples/lkst/*.ko' | sed 's/^/  SAMPLE  /'
+	@find $(SERIES_BUILD)/mods -path '*samples/lkst/*.ko' | sed 's/^/  SAMPLE  /'
 
 kunit: apply
 	scripts/kunit

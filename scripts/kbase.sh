@@ -25,11 +25,16 @@
 # scripts/base-prepare.
 
 LKST_BASE=${LKST_BASE:-mainline}
+BUILD=${BUILD:+${BUILD%/}}
 case $LKST_BASE in
 mainline|7.2)
 	LKST_BASE=mainline
 	KBASE_NAME=7.2
 	BUILD=${BUILD:-$TOP/build}
+	if [ "${BUILD##*/}" = 6.12 ]; then
+		echo "BUILD=$BUILD is the 6.12 backport's build directory: LKST_BASE=6.12, or mainline's BUILD" >&2
+		exit 2
+	fi
 	MAIN_BUILD=$BUILD
 	PATCHES=$TOP/patches
 	SERIES_FILE=$TOP/series
@@ -53,7 +58,7 @@ mainline|7.2)
 	MIRROR_TREE=""
 	SUBJECT_PREFIX="PATCH 6.12"
 	BASE_PKG=linux-source-6.12
-	BASE_PIN=""
+	BASE_PIN=6.12.117-1~deb12u1
 	BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 	BASE_DATE="2024-11-17 00:00:00 +0000"
 	;;
