@@ -25,7 +25,8 @@
 # scripts/base-prepare.
 
 LKST_BASE=${LKST_BASE:-mainline}
-BUILD=${BUILD:+${BUILD%/}}
+# An absolute path without a trailing slash: git -C runs below it
+BUILD=${BUILD:+$(realpath -m "$BUILD")}
 case $LKST_BASE in
 mainline|7.2)
 	LKST_BASE=mainline
