@@ -193,6 +193,12 @@ static void lkst_persist_flush(const struct lkst_persist_hdr *hdr)
 				     (unsigned long)(hdr + 1));
 }
 
+/* The same for SIZE bytes of the reserved memory at START */
+static void lkst_persist_flush_range(unsigned long start, phys_addr_t size)
+{
+	arch_ring_buffer_flush_range(start, start + size);
+}
+
 /* How the boot that is recording ended, for the next boot. */
 static void lkst_persist_ended(u32 how)
 {
@@ -231,7 +237,20 @@ static struct notifier_block lkst_persist_panic_nb = {
 static int lkst_persist_reboot_notify(struct notifier_block *nb,
 				      unsigned long val, void *data)
 {
+	struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
+	phys_addr_t half;
+
 	lkst_persist_ended(LKST_PERSIST_ENDED_REBOOT);
+	if (!hdr)
+		return NOTIFY_DONE;
+	/*
+	 * The ring buffer writes its pages back from the cache at a panic
+	 * only: at a reboot, write back the half this boot records into
+	 * (recording goes on, so the last records may still be missed).
+	 */
+	half = lkst_persist_half(hdr->range_size);
+	lkst_persist_flush_range((unsigned long)hdr + PAGE_SIZE +
+				 hdr->active * half, half);
 	return NOTIFY_DONE;
 }
 
