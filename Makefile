@@ -2,8 +2,9 @@
 #
 # LKST patch series: edit, apply, build, boot and test it.
 #   make deps      install what a bare Debian 12 machine lacks (root)
-#   make check     every check, ending with "N passed, N failed"
+#   make check     every check that fits an hour, ending with "N passed, N failed"
 #   make check-quick  the checks to run before every commit
+#   make check-full   make check and the long ones (before resolving an issue)
 #   make demo      boot the patched kernel and show LKST at work
 # (check and demo install what is missing and prepare the base themselves)
 # See README.md for the rest.
@@ -31,12 +32,12 @@ EXPORT_WHAT := patches/, series and the top-level tree
 endif
 PQ_DIR := $(SERIES_BUILD)/pq
 
-.PHONY: all deps base import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base rebase import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick check-full demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
 help:
-	@sed -n '3,13s/^# \{0,1\}//p' Makefile
+	@sed -n '3,14s/^# \{0,1\}//p' Makefile
 	@echo "  make edit      patches/ -> branch lkst in build/pq, to edit with git (make import)"
 	@echo "  make export    branch lkst -> patches/, series and the top-level tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
@@ -55,6 +56,7 @@ help:
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
+	@echo "  make rebase TO=PKG[=VER] [SUITE=...]  move the series to another base (docs/developing.md)"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
 
 deps:
@@ -67,6 +69,11 @@ base:
 # configuration (build/sid/): the system's sources stay as they are.
 sid-source:
 	scripts/sid-source
+
+# Move the series to another base (docs/developing.md):
+# make rebase TO=linux-source-7.3[=VERSION] [SUITE=experimental]
+rebase:
+	scripts/pq rebase $(TO) $(SUITE)
 
 # The patch queue (scripts/pq): patches/ + series are the source of truth.
 import:
@@ -128,6 +135,9 @@ check: deps
 
 check-quick: deps
 	scripts/check --quick
+
+check-full: deps
+	scripts/check --full
 
 demo: deps
 	scripts/demo
