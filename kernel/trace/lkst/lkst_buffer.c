@@ -430,9 +430,9 @@ static void __lkst_clear_end(struct lkst_buffer *buf, bool snapshot)
 	int cpu;
 
 	ring_buffer_reset(buf->clear_rb);
-#ifdef CONFIG_TRACER_MAX_TRACE
+#ifdef CONFIG_TRACER_SNAPSHOT
 	if (snapshot && buf->tr->allocated_snapshot)
-		ring_buffer_reset(buf->tr->max_buffer.buffer);
+		ring_buffer_reset(buf->tr->snapshot_buffer.buffer);
 #endif
 	for_each_possible_cpu(cpu) {
 		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);

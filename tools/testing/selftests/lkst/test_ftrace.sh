@@ -278,6 +278,46 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 	identity_holds "$LKST"
 }
 
+# A snapshot of the instance holds records too: those of a removed
+# dynamic event go from the snapshot buffer as well, or the event that
+# takes their type next would misread them there.
+test_removing_a_dynamic_event_clears_the_snapshot_buffer()
+{
+	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
+	# CONFIG_TRACER_SNAPSHOT=n, or a persistent buffer: no snapshot
+	[ -f "$I/snapshot" ] || return "$KSFT_SKIP"
+	grep -qx 'recording: this boot records into reserve_mem' \
+		"$LKST/last_boot/info" 2> /dev/null && return "$KSFT_SKIP"
+	f=$TMP/s
+	lkst_w -a "$LKST/dynamic_events" \
+		'p:FTRACE_SNAP do_sys_openat2 name=+0($arg2):ustring' > /dev/null
+	id=$(sed -n 's/^ID: //p' "$T/events/lkst/FTRACE_SNAP/format")
+	lkst_w -a "$LKST/user_masksets" ftsnap > /dev/null
+	echo 'FTRACE_SNAP DEFAULT' > "$LKST/masksets/ftsnap"
+	echo 1 > "$LKST/clear"
+	echo ftsnap > "$LKST/maskset"
+	: > "$f"
+	echo RNOTHING > "$LKST/maskset"
+	# allocates the snapshot buffer and swaps the records into it
+	echo 1 > "$I/snapshot"
+	n=$(grep -c " FTRACE_SNAP: name=\"$f\"\$" "$I/snapshot")
+	echo '#' > "$LKST/masksets/ftsnap"
+	lkst_w -a "$LKST/user_masksets" '!ftsnap' > /dev/null
+	r=$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_SNAP')
+	lkst_w -a "$LKST/dynamic_events" \
+		'p:FTRACE_REUSE vfs_read count=$arg3:u64' > /dev/null
+	reuse=$(sed -n 's/^ID: //p' "$T/events/lkst/FTRACE_REUSE/format")
+	grep -v '^#' "$I/snapshot" > "$TMP/snapshot"
+	lkst_w -a "$LKST/dynamic_events" '-:FTRACE_REUSE' > /dev/null
+	echo 0 > "$I/snapshot"
+	head -n 5 "$TMP/snapshot" | sed 's/^/# /'
+	expect "records of the open of $f in the snapshot" 1 "$n" &&
+	expect remove OK "$r" &&
+	expect "type of the next event" "$id" "$reuse" &&
+	expect "records in the snapshot after the removal" 0 \
+		"$(wc -l < "$TMP/snapshot")"
+}
+
 # ftrace's own events enabled in the instance as well: lkst/trace lists
 # LKST's records only, and all of them, around events shorter
 # (sched_wakeup) and longer (sched_switch) than an LKST record.
@@ -325,6 +365,7 @@ lkst_run_tests \
 	test_a_dynamic_event_has_a_format_while_it_exists \
 	test_trace_cmd_reports_a_dynamic_event \
 	test_removing_a_dynamic_event_that_recorded_clears_the_buffers \
+	test_removing_a_dynamic_event_clears_the_snapshot_buffer \
 	test_a_dynamic_argument_may_not_take_a_record_fields_name \
 	test_a_dynamic_event_may_not_take_a_kprobe_events_name \
 	test_other_events_in_the_instance_are_skipped
