@@ -54,30 +54,30 @@ help:
 	@echo "  make bench     LKST and ftrace cost in guest instructions, side by side, in the VM"
 	@echo "  make bench-profile  one traced getppid() and one record, instruction by function"
 	@echo "  make ftracetest  ftrace's own selftests, compared with the base kernel"
-	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/fuzz)"
+	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/test/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make rebase TO=PKG[=VER] [SUITE=...]  move the series to another base (docs/developing.md)"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
 
 deps:
-	scripts/deps
+	scripts/setup/deps
 
 base:
-	scripts/base-prepare
+	scripts/setup/base-prepare
 
 # The mainline base's source and config, from sid through a private apt
 # configuration (build/sid/): the system's sources stay as they are.
 sid-source:
-	scripts/sid-source
+	scripts/setup/sid-source
 
 # Move the series to another base (docs/developing.md):
 # make rebase TO=linux-source-7.3[=VERSION] [SUITE=experimental]
 rebase:
-	scripts/pq rebase $(TO) $(SUITE)
+	scripts/queue/pq rebase $(TO) $(SUITE)
 
-# The patch queue (scripts/pq): patches/ + series are the source of truth.
+# The patch queue (scripts/queue/pq): patches/ + series are the source of truth.
 import:
-	scripts/pq import
+	scripts/queue/pq import
 
 # The one place where the series is changed: the patch queue.
 edit: deps import
@@ -86,32 +86,32 @@ edit: deps import
 	@echo "          then '$(EXPORT_CMD)' writes $(EXPORT_WHAT)"
 
 export:
-	scripts/pq export
+	scripts/queue/pq export
 
 apply:
-	scripts/pq apply
+	scripts/queue/pq apply
 
 build: apply
-	scripts/build
+	scripts/build/kernel
 
 tool: apply
-	scripts/build-part tool
+	scripts/build/part tool
 
 kselftests: apply
-	scripts/build-part kselftests
+	scripts/build/part kselftests
 
 # The samples are modules: they build with the kernel they load into.
 samples: build
 	@find $(SERIES_BUILD)/mods -path '*samples/lkst/*.ko' | sed 's/^/  SAMPLE  /'
 
 kunit: apply
-	scripts/kunit
+	scripts/test/kunit
 
 selftest: build
-	scripts/selftest
+	scripts/test/selftest
 
 crash-test: build
-	scripts/crash-test
+	scripts/test/crash
 
 # The lkst-tools Debian package, checked by lintian, into $(BUILD)/deb
 deb: deps apply
@@ -119,43 +119,43 @@ deb: deps apply
 
 # The 6.12 backport as Debian kernel packages on Debian's config (hours)
 deb-kernel: deps
-	LKST_BASE=6.12 scripts/pq apply
-	scripts/deb-kernel
+	LKST_BASE=6.12 scripts/queue/pq apply
+	scripts/build/deb-kernel
 
 # Its linux-image installed with dpkg into Debian 12, booted, LKST checked
 deb-kernel-test: deps
-	scripts/deb-kernel-test
+	scripts/test/deb-kernel
 
 # Debian 12 with systemd in the VM: the package, its units, kdump-tools
 system-test: build
-	scripts/system-test
+	scripts/test/system
 
 check: deps
-	scripts/check
+	scripts/test/check
 
 check-quick: deps
-	scripts/check --quick
+	scripts/test/check --quick
 
 check-full: deps
-	scripts/check --full
+	scripts/test/check --full
 
 demo: deps
-	scripts/demo
+	scripts/vm/demo
 
 bench: build
-	scripts/bench
+	scripts/bench/run
 
 bench-profile: build
-	scripts/bench-profile
+	scripts/bench/profile
 
 ftracetest: build
-	scripts/ftracetest
+	scripts/test/ftracetest
 
 fuzz: deps
-	scripts/fuzz $(SEED) $(SECONDS)
+	scripts/test/fuzz $(SEED) $(SECONDS)
 
 vm: build
-	scripts/vm-run '$(CMD)'
+	scripts/vm/run '$(CMD)'
 
 clean:
 	rm -rf $(BUILD)

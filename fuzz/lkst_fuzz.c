@@ -3,7 +3,7 @@
  * lkst_fuzz: a seeded, reproducible, time-bounded fuzzer of LKST's tracefs
  * files (Documentation/trace/lkst.rst).
  *
- * It is not part of the patch series: scripts/fuzz ('make fuzz') builds it
+ * It is not part of the patch series: scripts/test/fuzz ('make fuzz') builds it
  * against the patched kernel tree, for kselftest.h, and runs it in the VM.
  *
  *   lkst_fuzz [-s SEED] [-t SECONDS] [-w WORKERS] [-l LOGFILE] [-x OP]... [-v]
