@@ -69,3 +69,10 @@ mainline|7.2)
 	;;
 esac
 export LKST_BASE BUILD
+
+# series_patches [FILE]: the patch names of a series file (default
+# SERIES_FILE) in order, as quilt reads it: comment lines (the postings'
+# headers) and empty lines left out.
+series_patches() {
+	sed -e 's/^[[:space:]]*//' -e '/^#/d' -e '/^$/d' "${1:-$SERIES_FILE}"
+}
