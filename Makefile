@@ -7,7 +7,8 @@
 #   make check-full   make check and the long ones (before resolving an issue)
 #   make demo      boot the patched kernel and show LKST at work
 # (check and demo install what is missing and prepare the base themselves)
-# See README.md for the rest.
+# See README.md for the rest; the scripts behind the targets are in
+# scripts/, in rooms (scripts/README.md).
 #
 # Two series: mainline (patches/, on Linux 7.2, the default) and the stable
 # backport (stable/6.12/); LKST_BASE=6.12 points a target at the backport
@@ -32,12 +33,12 @@ EXPORT_WHAT := patches/, series and the top-level tree
 endif
 PQ_DIR := $(SERIES_BUILD)/pq
 
-.PHONY: all deps base rebase import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick check-full demo bench bench-profile vm fuzz ftracetest clean help
+.PHONY: all deps base rebase backport import edit export apply build tool kselftests samples kunit selftest crash-test system-test deb deb-kernel deb-kernel-test sid-source check check-quick check-full demo bench bench-profile vm fuzz ftracetest clean help
 
 all: build
 
 help:
-	@sed -n '3,14s/^# \{0,1\}//p' Makefile
+	@sed -n '3,/checks both\./s/^# \{0,1\}//p' Makefile
 	@echo "  make edit      patches/ -> branch lkst in build/pq, to edit with git (make import)"
 	@echo "  make export    branch lkst -> patches/, series and the top-level tree"
 	@echo "  make build     build the patched kernel and modules in $(BUILD)"
@@ -57,6 +58,7 @@ help:
 	@echo "  make fuzz SEED=1 SECONDS=60  the tracefs fuzzer in the VM (scripts/test/fuzz)"
 	@echo "  make vm CMD='...'  run one command in the VM"
 	@echo "  make rebase TO=PKG[=VER] [SUITE=...]  move the series to another base (docs/developing.md)"
+	@echo "  make backport C=COMMIT  carry a commit of build/pq into the 6.12 queue build/6.12/pq"
 	@echo "  make sid-source  linux-source-7.2 and linux-config-7.2 from Debian sid, system apt untouched"
 
 deps:
@@ -74,6 +76,11 @@ sid-source:
 # make rebase TO=linux-source-7.3[=VERSION] [SUITE=experimental]
 rebase:
 	scripts/queue/pq rebase $(TO) $(SUITE)
+
+# Carry commits of the mainline queue into the 6.12 queue (docs/developing.md):
+# make backport C='COMMIT...'
+backport:
+	scripts/queue/pq backport $(C)
 
 # The patch queue (scripts/queue/pq): patches/ + series are the source of truth.
 import:
