@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-#
+# shellcheck shell=bash disable=SC2034 # $cc is for the scripts that source it
 # Sourced by the scripts that compile: sets $cc to "ccache gcc" where ccache
 # is installed, and makes its cache independent of the checkout's path.
 # Every source and object directory is below $BUILD, so with CCACHE_BASEDIR
