@@ -3,7 +3,7 @@
 #
 # The files of LKST's crash survival that can be tested without a crash:
 # dump_on_oops (bounds, errors, resizing while it is set).  The crashes
-# themselves are tested by crashing a VM (scripts/crash-test).
+# themselves are tested by crashing a virtual machine, outside kselftest.
 
 . "$(dirname "$0")/lkst_lib.sh"
 
