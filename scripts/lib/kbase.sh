@@ -71,8 +71,9 @@ esac
 export LKST_BASE BUILD
 
 # series_patches [FILE]: the patch names of a series file (default
-# SERIES_FILE) in order, as quilt reads it: comment lines (the postings'
-# headers) and empty lines left out.
+# SERIES_FILE) in order, read as quilt reads it (cat_series of its
+# patchfns): lines that start with # (the postings' headers) and empty
+# lines left out, and a patch's options after its name.
 series_patches() {
-	sed -e 's/^[[:space:]]*//' -e '/^#/d' -e '/^$/d' "${1:-$SERIES_FILE}"
+	sed -e '/^#/d' -e 's/^[[:space:]]*//' -e 's/[[:space:]].*//' -e '/^$/d' "${1:-$SERIES_FILE}"
 }

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # $failed is the runner's
 #
-# Sourced by the test runners (vm-test, tools-test, crash-test, bench-smoke,
-# ftracetest), once TOP and BUILD are set: their KTAP goes out through the
+# Sourced by the test runners (vm/test, test/tools, test/crash, bench/smoke,
+# test/ftracetest), once TOP and BUILD are set: their KTAP goes out through the
 # kernel's own tools/testing/selftests/kselftest/ktap_helpers.sh, the base
 # tree's (sourcing this file prepares the base, scripts/setup/base-prepare, if
 # it is not there yet).  A runner knows how many results it has only at the end, and KTAP
