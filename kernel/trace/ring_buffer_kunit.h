@@ -12,6 +12,7 @@
 #ifdef CONFIG_RING_BUFFER_FAST_KUNIT_TEST
 
 #include <kunit/test.h>
+#include <linux/vmalloc.h>
 
 static u64 rb_kunit_now;
 
@@ -650,5 +651,110 @@ static struct kunit_suite rb_iter_page_suite = {
 };
 
 kunit_test_suite(rb_iter_page_suite);
+
+/*
+ * ring_buffer_range_cpu_lost() of a buffer allocated over memory that
+ * held one: the "previous boot" is a buffer freed over the same range.
+ */
+#define RB_KUNIT_RANGE_SIZE	SZ_256K
+
+KUNIT_DEFINE_ACTION_WRAPPER(rb_kunit_vfree, vfree, const void *);
+
+static struct trace_buffer *rb_kunit_range_alloc(struct kunit *test, void *mem)
+{
+	struct trace_buffer *buffer;
+
+	buffer = ring_buffer_alloc_range(PAGE_SIZE * 8, RB_FL_OVERWRITE, 0,
+					 (unsigned long)mem,
+					 RB_KUNIT_RANGE_SIZE, 0);
+	KUNIT_ASSERT_NOT_NULL(test, buffer);
+	return buffer;
+}
+
+/*
+ * Ten events into a buffer over @mem, started over as a boot that records
+ * does, on one CPU, whose meta data is returned with the CPU; the buffer
+ * is freed, its memory kept.
+ */
+static struct ring_buffer_cpu_meta *rb_kunit_range_record(struct kunit *test,
+							   void *mem, int *cpu)
+{
+	struct ring_buffer_cpu_meta *meta;
+	struct trace_buffer *buffer;
+	int i, ret = 0;
+	u32 val;
+
+	buffer = rb_kunit_range_alloc(test, mem);
+	ring_buffer_reset(buffer);
+	migrate_disable();
+	*cpu = raw_smp_processor_id();
+	for (i = 0; i < 10 && !ret; i++) {
+		val = i;
+		ret = ring_buffer_write(buffer, sizeof(val), &val);
+	}
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(buffer, *cpu), 10UL);
+	meta = buffer->buffers[*cpu]->ring_meta;
+	ring_buffer_free(buffer);
+	return meta;
+}
+
+static void rb_range_lost_until_reset(struct kunit *test)
+{
+	struct ring_buffer_cpu_meta *meta;
+	struct trace_buffer *buffer;
+	void *mem;
+	int cpu;
+
+	mem = vzalloc(RB_KUNIT_RANGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, mem);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rb_kunit_vfree, mem), 0);
+
+	/* Memory that never held a buffer has lost nothing */
+	buffer = rb_kunit_range_alloc(test, mem);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	ring_buffer_free(buffer);
+
+	/* A valid previous buffer gives its events back, and lost nothing */
+	rb_kunit_range_record(test, mem, &cpu);
+	buffer = rb_kunit_range_alloc(test, mem);
+	KUNIT_EXPECT_FALSE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(buffer, cpu), 10UL);
+	ring_buffer_free(buffer);
+
+	/* Its head moved off a sub-buffer: the CPU lost its events ... */
+	meta = rb_kunit_range_record(test, mem, &cpu);
+	meta->head_buffer += 8;
+	buffer = rb_kunit_range_alloc(test, mem);
+	KUNIT_EXPECT_TRUE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(buffer, cpu), 0UL);
+	/* ... until the buffer starts over */
+	ring_buffer_reset(buffer);
+	KUNIT_EXPECT_FALSE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	ring_buffer_free(buffer);
+
+	/* The same, reset through ring_buffer_reset_cpu() */
+	meta = rb_kunit_range_record(test, mem, &cpu);
+	meta->head_buffer += 8;
+	buffer = rb_kunit_range_alloc(test, mem);
+	KUNIT_EXPECT_TRUE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	ring_buffer_reset_cpu(buffer, cpu);
+	KUNIT_EXPECT_FALSE(test, ring_buffer_range_cpu_lost(buffer, cpu));
+	ring_buffer_free(buffer);
+}
+
+static struct kunit_case rb_range_cases[] = {
+	KUNIT_CASE(rb_range_lost_until_reset),
+	{}
+};
+
+static struct kunit_suite rb_range_suite = {
+	.name		= "ring_buffer_range_lost",
+	.test_cases	= rb_range_cases,
+};
+
+kunit_test_suite(rb_range_suite);
 
 #endif /* CONFIG_RING_BUFFER_FAST_KUNIT_TEST */

@@ -11,6 +11,9 @@
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define BIT(nr)			(1UL << (nr))
 
+/* CPU numbers: below Linux's largest NR_CPUS (x86 MAXSMP, powerpc) */
+#define LKST_MAX_CPUS		8192
+
 /* Exit statuses of every command */
 #define LKST_EXIT_OK		0
 #define LKST_EXIT_FAIL		1	/* error, or damaged input */
@@ -41,11 +44,11 @@ struct lkst_event {
 	uint64_t	ts;		/* ns, the ring buffer's clock */
 	uint64_t	arg[LKST_NR_ARGS];
 	uint32_t	pid;
-	uint16_t	id;
-	uint8_t		cpu;
-	uint8_t		flags;		/* LKST_CTX_* */
 	uint32_t	seq;		/* position in its CPU's stream */
+	uint32_t	cpu;
+	uint16_t	id;
 	uint16_t	type;		/* ftrace's event type (v2), else 0 */
+	uint8_t		flags;		/* LKST_CTX_* */
 };
 
 /* struct lkst_event.flags: the context the event was recorded in */
@@ -188,8 +191,8 @@ enum lkst_pstate {
 
 struct lkst_span {
 	uint64_t	from, to;
+	uint32_t	cpu;		/* for LKST_S_RUNNING */
 	uint8_t		state;
-	uint8_t		cpu;		/* for LKST_S_RUNNING */
 };
 
 struct lkst_proc {

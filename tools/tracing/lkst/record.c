@@ -34,7 +34,6 @@
 #define LKST_PIPE_SIZE		(256 << 10)
 #define LKST_COMMIT_MASK	((1UL << 27) - 1)	/* see header_page */
 #define LKST_MAX_RECORD		128	/* bytes: a record with its headers */
-#define LKST_MAX_CPUS		256
 
 struct lkst_cpu {
 	int		cpu;
@@ -60,7 +59,7 @@ struct lkst_rec {
 	bool		no_filter;	/* record the recorder too */
 	bool		filtered;	/* our pid is in notrace_pids */
 	pid_t		self;
-	struct lkst_cpu	cpus[LKST_MAX_CPUS];
+	struct lkst_cpu	*cpus;		/* one per per_cpu/cpuN */
 	int		nr_cpus;
 	long		page_size;
 	long		pipe_size;	/* bytes the pipe takes in one go */
@@ -626,13 +625,24 @@ static int lkst_open_cpus(struct lkst_rec *r)
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		if (sscanf(de->d_name, "cpu%d", &cpu) != 1 || cpu < 0)
+		unsigned long v;
+		char *end;
+
+		if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
 			continue;
-		if (r->nr_cpus == LKST_MAX_CPUS) {
-			lkst_warn("more than %d CPUs, only the first recorded",
-				  LKST_MAX_CPUS);
+		errno = 0;
+		v = strtoul(de->d_name + 3, &end, 10);
+		if (*end)
+			continue;
+		if (errno || v >= LKST_MAX_CPUS) {
+			lkst_err("%s/%s: CPU number too large (at most %d)", dir,
+				 de->d_name, LKST_MAX_CPUS - 1);
 			break;
 		}
+		cpu = v;
+		r->cpus = lkst_realloc_array(r->cpus, r->nr_cpus + 1,
+					     sizeof(*r->cpus));
 		c = &r->cpus[r->nr_cpus];
 		memset(c, 0, sizeof(*c));
 		c->cpu = cpu;
@@ -675,6 +685,9 @@ static void lkst_close_cpus(struct lkst_rec *r)
 		if (r->cpus[i].out >= 0)
 			close(r->cpus[i].out);
 	}
+	free(r->cpus);
+	r->cpus = NULL;
+	r->nr_cpus = 0;
 }
 
 /* The records now in the files of a CPU, and the recorder's own among them */

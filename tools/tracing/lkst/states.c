@@ -97,7 +97,7 @@ static void lkst_span_add(struct lkst_proc *p, uint64_t from, uint64_t to,
 
 	if (p->nr_span && p->span[p->nr_span - 1].state == state &&
 	    p->span[p->nr_span - 1].to == from &&
-	    p->span[p->nr_span - 1].cpu == (uint8_t)cpu) {
+	    p->span[p->nr_span - 1].cpu == (uint32_t)cpu) {
 		p->span[p->nr_span - 1].to = to;
 		return;
 	}

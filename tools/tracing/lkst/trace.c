@@ -517,9 +517,7 @@ int lkst_rawfiles(const char *dirname, struct lkst_rawfile **filesp,
 	struct lkst_rawfile *files = NULL;
 	size_t nr = 0, alloc = 0;
 	struct dirent *de;
-	unsigned int cpu;
-	unsigned long seq;
-	int len;
+	unsigned long cpu, seq;
 	DIR *dir;
 
 	dir = opendir(dirname);
@@ -528,20 +526,27 @@ int lkst_rawfiles(const char *dirname, struct lkst_rawfile **filesp,
 		return -errno;
 	}
 	while ((de = readdir(dir))) {
-		const char *p;
+		char *p;
 
-		len = 0;
 		seq = 0;
-		if (sscanf(de->d_name, "cpu%u.raw%n", &cpu, &len) != 1 || !len)
+		if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
 			continue;
-		p = de->d_name + len;
+		/* ULONG_MAX if it overflows */
+		cpu = strtoul(de->d_name + 3, &p, 10);
+		if (strncmp(p, ".raw", 4))
+			continue;
+		p += 4;
 		if (*p == '.' && p[1] && strspn(p + 1, "0123456789") == strlen(p + 1))
 			seq = strtoul(p + 1, NULL, 10);
 		else if (*p)
 			continue;
-		if (cpu > 255) {
-			lkst_warn("%s: CPU number too large, ignored", de->d_name);
-			continue;
+		if (cpu >= LKST_MAX_CPUS) {
+			lkst_err("%s/%s: CPU number too large (at most %d)",
+				 dirname, de->d_name, LKST_MAX_CPUS - 1);
+			closedir(dir);
+			lkst_rawfiles_free(files, nr);
+			return -ERANGE;
 		}
 		if (nr == alloc) {
 			alloc = alloc ? alloc * 2 : 16;
@@ -864,7 +869,8 @@ struct lkst_dat_ctx {
 	struct lkst_trace	*t;
 	struct tep_handle	*tep;
 	size_t			alloc;
-	uint32_t		seq[256];
+	uint32_t		*seq;		/* per CPU, as CPUs appear */
+	int			nr_seq;
 	unsigned long		other;		/* records not LKST's */
 	unsigned long		bad;		/* records not read */
 	char			why[160];	/* the first one's reason */
@@ -1001,9 +1007,15 @@ static int lkst_dat_record(struct tracecmd_input *h, struct tep_record *rec,
 		c->other++;
 		return 0;
 	}
-	if (cpu < 0 || cpu >= (int)ARRAY_SIZE(c->seq)) {
+	if (cpu < 0 || cpu >= LKST_MAX_CPUS) {
 		lkst_dat_bad(c, ev, NULL, "CPU out of range", rec->size);
 		return 0;
+	}
+	if (cpu >= c->nr_seq) {
+		c->seq = lkst_realloc_array(c->seq, cpu + 1, sizeof(*c->seq));
+		memset(c->seq + c->nr_seq, 0,
+		       (cpu + 1 - c->nr_seq) * sizeof(*c->seq));
+		c->nr_seq = cpu + 1;
 	}
 	if (rec->size < 16 + 8 * LKST_NR_ARGS) {
 		lkst_dat_bad(c, ev, NULL, "smaller than struct lkst_record",
@@ -1142,6 +1154,7 @@ static int lkst_dat_load(struct lkst_trace *t, const char *path)
 		lkst_err("%s: the records cannot be read", path);
 		t->damaged = true;
 	}
+	free(c.seq);
 	if (c.bad)
 		lkst_warn("%s: %lu records not read: their formats do not fit them (%s)",
 			  path, c.bad, c.why);

@@ -803,7 +803,7 @@ int lkst_tracedat_info(const char *path, const char *buffer, int *nr_cpus,
 			off += 4;
 			for (i = 0; i < cpus && off + 20 <= 6 + len; i++, off += 20) {
 				memcpy(&cpu, p + off, 4);
-				if ((int)cpu + 1 > *nr_cpus && cpu < 4096)
+				if (cpu < LKST_MAX_CPUS && (int)cpu + 1 > *nr_cpus)
 					*nr_cpus = cpu + 1;
 			}
 		}

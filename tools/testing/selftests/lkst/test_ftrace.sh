@@ -278,44 +278,53 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 	identity_holds "$LKST"
 }
 
-# A snapshot of the instance holds records too: those of a removed
-# dynamic event go from the snapshot buffer as well, or the event that
-# takes their type next would misread them there.
-test_removing_a_dynamic_event_clears_the_snapshot_buffer()
+# While RDEFAULT records, each read of the instance's trace file records
+# more than it prints: the file ends at what the buffer held at open
+# (pause-on-trace is off, as it is by default, so recording goes on)
+test_the_instances_trace_ends_while_lkst_records()
 {
-	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
-	# CONFIG_TRACER_SNAPSHOT=n, or a persistent buffer: no snapshot
-	[ -f "$I/snapshot" ] || return "$KSFT_SKIP"
-	grep -qx 'recording: this boot records into reserve_mem' \
-		"$LKST/last_boot/info" 2> /dev/null && return "$KSFT_SKIP"
-	f=$TMP/s
-	lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_SNAP do_sys_openat2 name=+0($arg2):ustring' > /dev/null
-	id=$(sed -n 's/^ID: //p' "$T/events/lkst/FTRACE_SNAP/format")
-	lkst_w -a "$LKST/user_masksets" ftsnap > /dev/null
-	echo 'FTRACE_SNAP DEFAULT' > "$LKST/masksets/ftsnap"
+	expect pause-on-trace 0 "$(cat "$I/options/pause-on-trace")" || return 1
 	echo 1 > "$LKST/clear"
-	echo ftsnap > "$LKST/maskset"
-	: > "$f"
+	echo RDEFAULT > "$LKST/maskset"
+	timeout 20 cat "$I/trace" > "$TMP/itrace"
+	rc=$?
+	on=$(cat "$LKST/tracing_on")
+	n=$(stat_sum "$LKST" entries)
 	echo RNOTHING > "$LKST/maskset"
-	# allocates the snapshot buffer and swaps the records into it
-	echo 1 > "$I/snapshot"
-	n=$(grep -c " FTRACE_SNAP: name=\"$f\"\$" "$I/snapshot")
-	echo '#' > "$LKST/masksets/ftsnap"
-	lkst_w -a "$LKST/user_masksets" '!ftsnap' > /dev/null
-	r=$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_SNAP')
-	lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_REUSE vfs_read count=$arg3:u64' > /dev/null
-	reuse=$(sed -n 's/^ID: //p' "$T/events/lkst/FTRACE_REUSE/format")
-	grep -v '^#' "$I/snapshot" > "$TMP/snapshot"
-	lkst_w -a "$LKST/dynamic_events" '-:FTRACE_REUSE' > /dev/null
-	echo 0 > "$I/snapshot"
-	head -n 5 "$TMP/snapshot" | sed 's/^/# /'
-	expect "records of the open of $f in the snapshot" 1 "$n" &&
-	expect remove OK "$r" &&
-	expect "type of the next event" "$id" "$reuse" &&
-	expect "records in the snapshot after the removal" 0 \
-		"$(wc -l < "$TMP/snapshot")"
+	expect "cat's exit status (124: killed by timeout)" 0 "$rc" &&
+	expect "recording while it read" 1 "$on" &&
+	expect "lines of records" yes \
+		"$([ "$(grep -vc '^#' "$TMP/itrace")" -gt 0 ] && echo yes)" &&
+	expect "records in the buffer after" yes "$([ "$n" -gt 0 ] && echo yes)"
+}
+
+# A snapshot would swap the ring buffer that the crash dump and
+# VMCOREINFO describe: ftrace refuses it on the instances LKST pins, the
+# default buffer's and a user buffer's, and the records stay
+test_a_snapshot_of_an_lkst_buffer_is_refused()
+{
+	# CONFIG_TRACER_SNAPSHOT=n: no snapshot file
+	[ -f "$I/snapshot" ] || return "$KSFT_SKIP"
+	lkst_w -a "$LKST/user_buffers" snapb > /dev/null
+	echo 1 > "$LKST/clear"
+	echo RDEFAULT > "$LKST/maskset"
+	cat "$LKST/maskset" > /dev/null
+	echo RNOTHING > "$LKST/maskset"
+	n=$(stat_sum "$LKST" entries)
+	r=$(lkst_w "$I/snapshot" 1)
+	ru=$(lkst_w "$T/instances/lkst.snapb/snapshot" 1)
+	rt=$(lkst_w "$I/current_tracer" wakeup)
+	expect "records before" yes "$([ "$n" -gt 0 ] && echo yes)" &&
+	expect "snapshot of instances/lkst" EBUSY "$r" &&
+	expect "snapshot of instances/lkst.snapb" EBUSY "$ru" &&
+	expect "records after" "$n" "$(stat_sum "$LKST" entries)" &&
+	expect "remove the user buffer" OK \
+		"$(lkst_w -a "$LKST/user_buffers" '!snapb')" &&
+	# a latency tracer, which swaps the buffer too (if built in)
+	case $rt in
+	OK) echo "# the wakeup tracer was taken"; echo nop > "$I/current_tracer"; false ;;
+	*) true ;;
+	esac
 }
 
 # ftrace's own events enabled in the instance as well: lkst/trace lists
@@ -365,7 +374,8 @@ lkst_run_tests \
 	test_a_dynamic_event_has_a_format_while_it_exists \
 	test_trace_cmd_reports_a_dynamic_event \
 	test_removing_a_dynamic_event_that_recorded_clears_the_buffers \
-	test_removing_a_dynamic_event_clears_the_snapshot_buffer \
+	test_the_instances_trace_ends_while_lkst_records \
+	test_a_snapshot_of_an_lkst_buffer_is_refused \
 	test_a_dynamic_argument_may_not_take_a_record_fields_name \
 	test_a_dynamic_event_may_not_take_a_kprobe_events_name \
 	test_other_events_in_the_instance_are_skipped

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Tests of the lkst tool, on recordings it makes itself.
+# Tests of the lkst tool, on recordings it makes itself and on made-up ones.
 #
-#   lkst_test.sh record DIR [LKST]   record the test traces into DIR (root,
-#                                    on a kernel with LKST)
-#   lkst_test.sh check DIR [LKST]    check the tool on them (any machine)
-#   lkst_test.sh all DIR [LKST]      both
+#   lkst_test.sh record DIR [LKST]     record the test traces into DIR (root,
+#                                      on a kernel with LKST)
+#   lkst_test.sh check DIR [LKST]      check the tool on them, and on
+#                                      recordings it makes up (any machine)
+#   lkst_test.sh all DIR [LKST]        both
+#   lkst_test.sh synthetic DIR [LKST]  only the checks of made-up recordings,
+#                                      kept in DIR (any machine)
 #
 # The two phases are separate so that the recordings can be made in a
 # virtual machine and checked on its host.  LKST is the binary to test
@@ -25,7 +28,7 @@ lkst=${3:-$here/../lkst}
 # KTAP through the kselftests' helpers, this kernel tree's
 # shellcheck source=SCRIPTDIR/../../../testing/selftests/kselftest/ktap_helpers.sh
 . "$here/../../../testing/selftests/kselftest/ktap_helpers.sh" || exit 1
-[ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+[ -n "$phase" ] && [ -n "$dir" ] || { sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 lkst=$(cd "$(dirname "$lkst")" && pwd)/$(basename "$lkst")
@@ -430,6 +433,190 @@ sane() {	# no crash, no sanitizer report
 	local r
 	r=$(rc "$1")
 	[ "$r" -lt 98 ] && ! grep -qE 'Sanitizer|runtime error' "$dir/err.$1"
+}
+
+# Recordings made up here, of what a test machine does not have: CPU 300
+# (lkst kept CPU numbers in a byte once).  A directory with one page of
+# records in cpu0.raw and one in cpu300.raw, as the kernel writes them,
+# and the same records in its trace.dat as lkst record writes it (version
+# 7, buffer lkst, every CPU up to 300); then CPU numbers no kernel has.
+synthetic() {
+	local s=$dir/synth d what n
+
+	rm -rf "$s"
+	mkdir -p "$s/cpu300" "$s/big"
+	python3 - "$s/cpu300" <<-'EOF'
+	import os, struct, sys
+	d = sys.argv[1]
+	PAGE = 4096
+	N = lambda f, *v: struct.pack('=' + f, *v)
+	def w(name, data):
+	    open(os.path.join(d, name), 'wb' if isinstance(data, bytes) else 'w').write(data)
+	# the files of a recording directory, as the kernel writes them
+	hpage = ''.join('\tfield: %s;\toffset:%d;\tsize:%d;\tsigned:%d;\n' % f for f in (
+	    ('u64 timestamp', 0, 8, 0), ('local_t commit', 8, 8, 1),
+	    ('char overwrite', 8, 1, 1), ('char data', 16, PAGE - 16, 1)))
+	hevent = ('# compressed entry header\n\ttype_len    :    5 bits\n'
+	          '\ttime_delta  :   27 bits\n\tarray       :   32 bits\n\n'
+	          '\tpadding     : type == 29\n\ttime_extend : type == 30\n'
+	          '\ttime_stamp : type == 31\n\tdata max type_len  == 28\n\n')
+	w('header_page', hpage)
+	w('header_event', hevent)
+	w('format', 'name: lkst_record\nID: 0\nformat:\n' + ''.join(
+	    '\tfield:%s;\toffset:%d;\tsize:%d;\tsigned:0;\n' % f for f in (
+	        ('u16 type', 0, 2), ('u8 flags', 2, 1), ('u8 preempt_count', 3, 1),
+	        ('u32 pid', 4, 4), ('u16 event', 8, 2), ('u8 handler', 10, 1),
+	        ('u64 arg[4]', 16, 32))) +
+	  '\nprint fmt: "type=%u event=%u handler=%u flags=0x%x pid=%u '
+	  'arg=0x%llx,0x%llx,0x%llx,0x%llx", REC->type, REC->event, REC->handler, '
+	  'REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n')
+	# LKST ID: ftrace type, name, arguments
+	events = {1: (1001, 'PROCESS_CONTEXTSWITCH', ('prev', 'next', 'state', 'prio')),
+	          2: (1002, 'PROCESS_WAKEUP', ('pid', 'prio', 'cpu', 'new'))}
+	w('available_events', ''.join('%d %s %s\n' % (i, e[1], ' '.join(e[2]))
+	                              for i, e in events.items()))
+	comm = '7 waker\n101 worker\n'
+	w('comm', comm)
+	w('trace_clock', '[local] global\n')
+	# CPU: (time, LKST ID, pid, arguments); 101 runs on CPU 300 for 300 us
+	T = 5000000000
+	prio = 120 << 32 | 120
+	recs = {0: [(T, 2, 7, (101, 120, 300, 0))],
+	        300: [(T + 50000, 1, 0, (0, 101, 0, prio)),
+	              (T + 350000, 1, 101, (101, 0, 1, prio))]}
+	pages = {}
+	for cpu, rl in recs.items():
+	    data = b''
+	    last = rl[0][0]
+	    for ts, ev, pid, args in rl:
+	        # type_len 12: 48 bytes of struct lkst_record
+	        data += N('I', 12 | (ts - last) << 5)
+	        data += N('HBBIHBBI4Q', events[ev][0], 0, 0, pid, ev, 0, 0, 0, *args)
+	        last = ts
+	    pages[cpu] = N('QQ', rl[0][0], len(data)) + data + bytes(PAGE - 16 - len(data))
+	    w('cpu%d.raw' % cpu, pages[cpu])
+
+	# trace.dat, version 7, as lkst record writes it (tracedat.c)
+	def fmt(tid, name, args):
+	    f = ['name: %s' % name, 'ID: %d' % tid, 'format:',
+	         '\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;',
+	         '\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;',
+	         '\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;',
+	         '\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;', '',
+	         '\tfield:u16 lkst_event;\toffset:8;\tsize:2;\tsigned:0;',
+	         '\tfield:u8 lkst_handler;\toffset:10;\tsize:1;\tsigned:0;',
+	         '\tfield:u8 lkst_reserved;\toffset:11;\tsize:1;\tsigned:0;',
+	         '\tfield:u32 lkst_pad;\toffset:12;\tsize:4;\tsigned:0;']
+	    f += ['\tfield:s64 %s;\toffset:%d;\tsize:8;\tsigned:1;' % (a, 16 + 8 * i)
+	          for i, a in enumerate(args)]
+	    f += ['', 'print fmt: "%s", %s' % (' '.join(a + '=%lld' for a in args),
+	                                       ', '.join('REC->' + a for a in args))]
+	    return ('\n'.join(f) + '\n').encode()
+	strs = ['strings', 'headers', 'ftrace events', 'events format', 'kallsyms',
+	        'printk', 'command lines', 'buffer flyrecord ', 'buffer flyrecord lkst',
+	        'options']
+	soff = {}
+	o = 0
+	for s in strs:
+	    soff[s] = o
+	    o += len(s) + 1
+	out = bytearray(b'\x17\x08\x44tracing7\0')
+	out += bytes([sys.byteorder != 'little', struct.calcsize('l')])
+	out += N('I', PAGE) + b'none\0\0'
+	opt_pos = len(out)
+	out += N('Q', 0)
+	def sec(id, desc, body):
+	    start = len(out)
+	    out.extend(N('HHIQ', id, 0, soff[desc], len(body)) + body)
+	    return start
+	sec(15, 'strings', b''.join(s.encode() + b'\0' for s in strs))
+	at = {16: sec(16, 'headers', b''.join(n + b'\0' + N('Q', len(t)) + t for n, t in (
+	          (b'header_page', hpage.encode()), (b'header_event', hevent.encode())))),
+	      17: sec(17, 'ftrace events', N('I', 0)),
+	      18: sec(18, 'events format', N('I', 1) + b'lkst\0' + N('I', len(events)) +
+	              b''.join(N('Q', len(f)) + f for f in
+	                       (fmt(e[0], e[1], e[2]) for e in events.values()))),
+	      19: sec(19, 'kallsyms', N('I', 0)),
+	      20: sec(20, 'printk', N('I', 0)),
+	      21: sec(21, 'command lines', N('Q', len(comm)) + comm.encode())}
+	top = sec(3, 'buffer flyrecord ', b'')
+	lkst = len(out)
+	out += N('HHIQ', 3, 0, soff['buffer flyrecord lkst'], 0)
+	ncpus = max(recs) + 1
+	cpus = []
+	for cpu in range(ncpus):
+	    out += bytes(-len(out) % PAGE)
+	    cpus.append((cpu, len(out), len(pages.get(cpu, b''))))
+	    out += pages.get(cpu, b'')
+	out[lkst + 8:lkst + 16] = N('Q', len(out) - lkst - 16)
+	opt = lambda id, data: N('HI', id, len(data)) + data
+	def buf(off, name, cpus):
+	    return opt(3, N('Q', off) + name + b'\0local\0' + N('II', PAGE, len(cpus)) +
+	               b''.join(N('IQQ', *c) for c in cpus))
+	out[opt_pos:opt_pos + 8] = N('Q', len(out))
+	sec(0, 'options', b''.join(opt(i, N('Q', at[i])) for i in sorted(at)) +
+	    opt(8, N('I', ncpus)) + opt(4, b'[local] global\n\0') +
+	    opt(9, b'lkst synthetic\0') + buf(top, b'', []) + buf(lkst, b'lkst', cpus) +
+	    opt(0, N('Q', 0)))
+	w('trace.dat', bytes(out))
+	EOF
+	# what report and states print, in the formats of report.c and states.c
+	printf '%s [%s] %7u %-16s %s\n' \
+		5.000000000 000 7 waker 'PROCESS_WAKEUP pid=101[worker] prio=120 cpu=300 new=0' \
+		5.000050000 300 0 '<idle>' \
+		'PROCESS_CONTEXTSWITCH prev=0 next=101[worker] state=R prio=120/120' \
+		5.000350000 300 101 worker \
+		'PROCESS_CONTEXTSWITCH prev=101[worker] next=0 state=S prio=120/120' \
+		> "$s/report"
+	{
+		printf '%s %s\n\n' 'recording 00:00:05.000000 .. 00:00:05.000350 (0.350 ms),' \
+			'301 CPUs, 3 events, 1 processes'
+		printf '%7s %-16s %12s %12s %12s %12s %9s %8s %8s %8s\n' PID COMM \
+			'RUNNING ms' 'READY ms' 'BLOCKED ms' 'TOTAL ms' SWITCH-IN PREEMPT \
+			SLEEP WAKEUP
+		printf '%7u %-16.16s %12s %12s %12s %12s %9u %8u %8u %8u\n' \
+			101 worker 0.300 0.050 0.000 0.350 1 0 1 1
+	} > "$s/states"
+	cat > "$s/export.py" <<-'EOF'
+	import json, sys
+	ev = json.load(open(sys.argv[1]))['traceEvents']
+	run = [(e['tid'], e['name'], e['ts'], e['dur']) for e in ev
+	       if e['ph'] == 'X' and e['pid'] == 0]
+	track = [e['args']['name'] for e in ev if e['ph'] == 'M' and e['pid'] == 0 and
+	         e['tid'] == 300 and e['name'] == 'thread_name']
+	print("    running on CPUs: %s, track 300: %s" % (run, track))
+	sys.exit(0 if run == [(300, 'worker 101', 50.0, 300.0)] and
+	         track == ['CPU 300'] else 1)
+	EOF
+	for d in "$s/cpu300" "$s/cpu300/trace.dat"; do
+		what="synthetic: cpu300.raw"
+		[ -d "$d" ] || what="synthetic: trace.dat with CPU 300"
+		run synth_report "$lkst" report --ns "$d"
+		check "$what: lkst report prints its records with [300]" eval \
+			'[ "$(rc synth_report)" = 0 ] && sane synth_report &&
+			 diff "$s/report" "$dir/out.synth_report"'
+		run synth_states "$lkst" states "$d"
+		check "$what: lkst states counts 301 CPUs, the task that ran on CPU 300" eval \
+			'[ "$(rc synth_states)" = 0 ] && sane synth_states &&
+			 diff "$s/states" "$dir/out.synth_states"'
+		run synth_export "$lkst" export --perfetto -o "$s/export.json" "$d"
+		check "$what: lkst export puts its running on the track of CPU 300" eval \
+			'[ "$(rc synth_export)" = 0 ] && sane synth_export &&
+			 python3 "$s/export.py" "$s/export.json"'
+	done
+	# 8192 is past Linux's largest NR_CPUS; 2^64 + 300 overflows
+	for n in format header_page header_event available_events comm cpu0.raw; do
+		cp "$s/cpu300/$n" "$s/big/"
+	done
+	for n in 8192 18446744073709551916; do
+		rm -f "$s/big/"cpu[1-9]*.raw
+		cp "$s/cpu300/cpu300.raw" "$s/big/cpu$n.raw"
+		run synth_big "$lkst" report "$s/big"
+		check "synthetic: cpu$n.raw: exit 1, a message, no crash" eval \
+			'[ "$(rc synth_big)" = 1 ] && sane synth_big &&
+			 grep -q "/cpu$n.raw: CPU number too large (at most 8191)$" \
+				"$dir/err.synth_big"'
+	done
 }
 
 # The recording of dynamic events (dynrecord)
@@ -1305,7 +1492,10 @@ record)
 	record
 	exit
 	;;
-check) check_phase ;;
+check)
+	synthetic
+	check_phase
+	;;
 all)
 	record
 	rc=$?
@@ -1314,8 +1504,10 @@ all)
 		ktap_skip_all "no LKST in this kernel"
 		exit "$KSFT_SKIP"
 	fi
+	synthetic
 	check_phase
 	;;
-*) sed -n '4,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+synthetic) synthetic ;;
+*) sed -n '4,21s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac
 ktap
