@@ -637,10 +637,51 @@ static void rb_iter_page_after_a_consumer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX), 0);
 }
 
+/*
+ * An iterator started on an empty buffer, with the writer then starting
+ * the page it stands on: nothing was lost, and no page says so.  Then,
+ * the iterator at the end of the commit page, the writer appends: the
+ * copy goes on with the new events, stamped as they were written.
+ */
+static void rb_iter_page_after_the_writer(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	size_t len = ring_buffer_subbuf_size_get(ctx->buffer);
+	unsigned int i, off, event_len = rb_calculate_event_length(16);
+	struct buffer_data_page *bpage;
+	struct ring_buffer_iter *iter;
+
+	bpage = kunit_kzalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, bpage);
+	iter = rb_kunit_iter(test);
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX), 0);
+
+	for (i = 0; i < 5; i++)
+		rb_kunit_write(test, 100 + 10 * i, 16, i);
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			5 * event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 100);
+	KUNIT_EXPECT_EQ(test, local_read(&bpage->commit), 5 * event_len);
+	for (off = 0, i = 0; i < 5; i++)
+		off = rb_kunit_page_event(test, bpage, off, i ? 10 : 0, 16, i);
+
+	/* More on the same page: the copy goes on after the last one */
+	for (i = 5; i < 8; i++)
+		rb_kunit_write(test, 100 + 10 * i, 16, i);
+	KUNIT_ASSERT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX),
+			3 * event_len);
+	KUNIT_EXPECT_EQ(test, bpage->time_stamp, 150);
+	KUNIT_EXPECT_EQ(test, local_read(&bpage->commit), 3 * event_len);
+	for (off = 0, i = 5; i < 8; i++)
+		off = rb_kunit_page_event(test, bpage, off, i > 5 ? 10 : 0, 16, i);
+	KUNIT_EXPECT_EQ(test, rb_kunit_iter_page(iter, bpage, len, U64_MAX), 0);
+}
+
 static struct kunit_case rb_iter_page_cases[] = {
 	KUNIT_CASE(rb_iter_page_copy),
 	KUNIT_CASE(rb_iter_page_end_and_split),
 	KUNIT_CASE(rb_iter_page_after_a_consumer),
+	KUNIT_CASE(rb_iter_page_after_the_writer),
 	{}
 };
 
