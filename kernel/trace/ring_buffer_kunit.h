@@ -442,7 +442,28 @@ static void rb_fast_cross_pairs(struct kunit *test)
 	rb_kunit_expect_empty(test);
 }
 
+/*
+ * The one-store header writes what the bit fields would: the type, and
+ * the low 27 bits of the delta, even for a delta with more (on
+ * big-endian, the bits above would land in type_len).
+ */
+static void rb_fast_header(struct kunit *test)
+{
+	struct ring_buffer_event event = {};
+
+	rb_event_set_header(&event, 3, 5);
+	KUNIT_EXPECT_EQ(test, (u32)event.type_len, 3);
+	KUNIT_EXPECT_EQ(test, (u32)event.time_delta, 5);
+	rb_event_set_header(&event, RINGBUF_TYPE_DATA_TYPE_LEN_MAX, TS_MASK);
+	KUNIT_EXPECT_EQ(test, (u32)event.type_len, RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
+	KUNIT_EXPECT_EQ(test, (u32)event.time_delta, TS_MASK);
+	rb_event_set_header(&event, 0, (1ULL << TS_SHIFT) + 5);
+	KUNIT_EXPECT_EQ(test, (u32)event.type_len, 0);
+	KUNIT_EXPECT_EQ(test, (u32)event.time_delta, 5);
+}
+
 static struct kunit_case rb_fast_cases[] = {
+	KUNIT_CASE(rb_fast_header),
 	KUNIT_CASE(rb_fast_taken),
 	KUNIT_CASE(rb_fast_delta),
 	KUNIT_CASE(rb_fast_page_end),
