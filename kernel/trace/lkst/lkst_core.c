@@ -49,7 +49,7 @@
  * offending word:
  *
  *   # echo 'FORK DEFAULT' > masksets/mine
- *   # cat error_log
+ *   # cat ../error_log
  *   [   42.000000] lkst: masksets/mine: error: Unknown event
  *     Command: FORK DEFAULT
  *              ^
@@ -112,7 +112,7 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_name_valid);
 
 /*
  * error_log: LKST reports refused writes through tracing_log_err(), so
- * they appear in the tracing error_log, which lkst/error_log shows too.
+ * they appear in the tracing error_log, under "lkst: FILE".
  * The last one is also kept here for the KUnit tests.
  */
 static const char *lkst_err_text[LKST_NR_ERRS] = {
@@ -385,9 +385,7 @@ static int __init lkst_init_tracefs(void)
 	}
 
 	ret = -ENOMEM;
-	if (!trace_create_file("error_log", TRACE_MODE_WRITE, lkst_top_dir,
-			       top_trace_array(), &tracing_err_log_fops) ||
-	    !trace_create_file("notify", TRACE_MODE_READ, lkst_top_dir,
+	if (!trace_create_file("notify", TRACE_MODE_READ, lkst_top_dir,
 			       NULL, &lkst_notify_fops))
 		goto err;
 	ret = lkst_control_files_init(lkst_top_dir);
@@ -395,8 +393,6 @@ static int __init lkst_init_tracefs(void)
 		ret = lkst_dump_create_files(lkst_top_dir);
 	if (!ret)
 		ret = lkst_persist_create_files(lkst_top_dir);
-	if (!ret)
-		ret = lkst_notrace_create_files(lkst_top_dir);
 	if (!ret)
 		ret = lkst_dynevent_create_files(lkst_top_dir);
 	if (ret)

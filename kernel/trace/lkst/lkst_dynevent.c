@@ -214,7 +214,8 @@ static nokprobe_inline void lkst_dyn_fetch_string(struct probe_arg *arg,
 
 /*
  * __lkst_dispatch() with the context of the probed code: the records
- * show it, and notrace_pids applies to the task the probe interrupted.
+ * show it, and the instance's pid lists apply to the task the probe
+ * interrupted.
  */
 static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 					    struct pt_regs *regs, void *edata)
@@ -227,10 +228,6 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	struct lkst_handler *h;
 	unsigned int i;
 
-	if (static_branch_unlikely(&lkst_notrace_key) &&
-	    this_cpu_read(lkst_notrace_cpu) &&
-	    !lkst_ctx_in_irq(lkst_trace_ctx(preempt_count() - pc_sub, false)))
-		return;
 	t = rcu_dereference_sched(lkst_cur_table);
 	if (unlikely(!t))
 		return;

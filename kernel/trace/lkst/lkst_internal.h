@@ -216,11 +216,6 @@ static __always_inline u8 lkst_trace_ctx(unsigned long pc, bool irqs_off)
 	return flags;
 }
 
-static __always_inline bool lkst_ctx_in_irq(u8 ctx)
-{
-	return ctx & (TRACE_FLAG_NMI | TRACE_FLAG_HARDIRQ | TRACE_FLAG_SOFTIRQ);
-}
-
 /*
  * lkst_record() without the preempt_disable(), inlined into the probes,
  * which already run with preemption disabled.  The record is reserved in
@@ -268,6 +263,25 @@ static __always_inline void lkst_record_head(struct lkst_record *rec, u16 type,
 #define LKST_PID_CURRENT	(-1)
 
 /*
+ * Is the record one of a task that the buffer's instance keeps out, by
+ * its set_event_notrace_pid or set_event_pid?  ftrace keeps the answer
+ * for the task on the CPU in the instance's per-CPU ignore_pid, which its
+ * probes on sched_switch and the wakeups update (trace_events.c); it is
+ * false on every CPU while the instance has no pid list.  LKST applies it
+ * in task context only (@pc is the context's preempt count): interrupts,
+ * softirqs and NMIs that hit a listed task are recorded, as they are not
+ * its doing.  And ftrace's rule for switches and wakeups holds: one is
+ * recorded unless both tasks are kept out, so that a state chart shows
+ * when a listed task leaves the CPU and comes back.
+ */
+static __always_inline bool lkst_ignore_pid(struct trace_array *tr,
+					    unsigned long pc)
+{
+	return unlikely(this_cpu_read(tr->array_buffer.data->ignore_pid)) &&
+	       !(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+
+/*
  * @pc_sub: what to take off preempt_count() for the context of the code
  * the event is about (a kprobe's int3 handler runs as an NMI); the
  * context is read after the reserve, so that it is not kept across it.
@@ -280,12 +294,15 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 					      unsigned long pc_sub,
 					      bool irqs_off)
 {
+	struct trace_array *tr = buf->tr;
 	struct ring_buffer_event *ev;
 	struct lkst_record *rec;
 	struct trace_buffer *rb;
 
+	if (lkst_ignore_pid(tr, preempt_count() - pc_sub))
+		return -EAGAIN;
 	/* Read each time: the instance's snapshot swaps it. */
-	rb = READ_ONCE(buf->tr->array_buffer.buffer);
+	rb = READ_ONCE(tr->array_buffer.buffer);
 	ev = ring_buffer_reserve_fast(rb, sizeof(struct lkst_record));
 	if (unlikely(!ev)) {
 		/* tracing_on is 0, or a clear: not attempted, not counted */
@@ -440,26 +457,6 @@ void lkst_call_handler(struct lkst_handler *h, struct lkst_buffer *buf,
 void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 			 pid_t pid, const u64 *args);
 
-/* lkst_notrace.c: tasks whose events are not recorded */
-DECLARE_STATIC_KEY_FALSE(lkst_notrace_key);
-DECLARE_PER_CPU(bool, lkst_notrace_cpu);
-
-int lkst_notrace_apply(char *text, bool trunc);
-bool lkst_notrace_has(pid_t pid);
-bool lkst_notrace_active(void);
-int lkst_notrace_create_files(struct dentry *top);
-
-/*
- * Is the event about to be dispatched one of a task in notrace_pids?
- * Only in task context: interrupts that hit such a task are recorded.
- * A patched-out branch while the list is empty.
- */
-static __always_inline bool lkst_notrace_current(void)
-{
-	return static_branch_unlikely(&lkst_notrace_key) &&
-	       this_cpu_read(lkst_notrace_cpu) && in_task();
-}
-
 /*
  * The data plane, inlined into every probe: a DEFAULT record makes no
  * call of LKST's own, only the ring buffer's reserve and commit.
@@ -499,8 +496,6 @@ __lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
 
 	guard(preempt_notrace)();
 	t = rcu_dereference_sched(lkst_cur_table);
-	if (lkst_notrace_current())
-		return;
 	if (likely(t))
 		__lkst_dispatch_table(t, event, LKST_PID_CURRENT, a0, a1, a2,
 				      a3);

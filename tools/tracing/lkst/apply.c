@@ -378,13 +378,12 @@ static int conf_parse(struct conf *c)
 	return c->errors ? -1 : 0;
 }
 
-/* lkst/NAME, read; NULL with a message */
-static char *lkst_get(const char *name)
+/* @path under the tracing directory, read; NULL with a message */
+static char *tracing_get(const char *path)
 {
-	char path[160], *file, *buf = NULL;
+	char *file, *buf = NULL;
 	int ret = -ENOMEM;
 
-	snprintf(path, sizeof(path), "lkst/%s", name);
 	file = tracefs_instance_get_file(NULL, path);
 	if (file)
 		ret = lkst_read_file(file, &buf, NULL);
@@ -392,6 +391,15 @@ static char *lkst_get(const char *name)
 		lkst_err("%s: %s", file ? file : path, strerror(-ret));
 	tracefs_put_tracing_file(file);
 	return ret ? NULL : buf;
+}
+
+/* lkst/NAME, read; NULL with a message */
+static char *lkst_get(const char *name)
+{
+	char path[160];
+
+	snprintf(path, sizeof(path), "lkst/%s", name);
+	return tracing_get(path);
 }
 
 /* Is @word a whole word (between blanks, [] or line ends) of @list, in column @col? */
@@ -522,10 +530,10 @@ static void undo_push(struct undo_log *log, const char *file, const char *val,
 	u->trunc = trunc;
 }
 
-/* The last entry of error_log, on one line, for a message */
+/* The last LKST entry of the tracing error_log, on one line, for a message */
 static void last_error(char *buf, size_t size)
 {
-	char *log = lkst_get("error_log"), *p, *last = NULL;
+	char *log = tracing_get("error_log"), *p, *last = NULL;
 
 	*buf = '\0';
 	if (!log)

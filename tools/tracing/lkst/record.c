@@ -57,7 +57,7 @@ struct lkst_rec {
 	unsigned long	rotate_count;
 	char		**cmd;
 	bool		no_filter;	/* record the recorder too */
-	bool		filtered;	/* our pid is in notrace_pids */
+	bool		filtered;	/* our pid is in set_event_notrace_pid */
 	pid_t		self;
 	struct lkst_cpu	*cpus;		/* one per per_cpu/cpuN */
 	int		nr_cpus;
@@ -94,8 +94,8 @@ static void lkst_record_usage(FILE *f)
 		"DIR/trace.dat', KernelShark and 'lkst report DIR/trace.dat'; with --rotate,\n"
 		"of the files kept.\n"
 		"The recorder keeps its own events out of the recording (its pid is in\n"
-		"lkst/notrace_pids while it runs), but for its context switches and\n"
-		"wakeups; COMMAND's are recorded.  At the end it\n"
+		"instances/lkst/set_event_notrace_pid while it runs), but for its context\n"
+		"switches and wakeups; COMMAND's are recorded.  At the end it\n"
 		"says how many events were kept, how many the rotation removed on\n"
 		"purpose and how many the kernel lost (overwritten before they were\n"
 		"read, or dropped by a full buffer).\n"
@@ -783,7 +783,7 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	}
 	printf("lkst: the recorder's own events: %llu", own_all);
 	if (r->filtered)
-		printf(" (its switches and wakeups; notrace_pids kept out the rest)\n");
+		printf(" (its switches and wakeups; set_event_notrace_pid kept out the rest)\n");
 	else
 		printf(" of %llu kept\n", kept_all);
 	return ok;
@@ -810,16 +810,91 @@ static int lkst_save_tracedat(const char *dir, bool last_boot)
 	return ret < 0 ? -1 : 0;
 }
 
-/* notrace_pids: add (or with '!', remove) @pid; quiet if the file is missing */
+/*
+ * Keep @pid out of the recording of one LKST instance (@add), or let it
+ * back in: the instance's set_event_notrace_pid.  An open without O_TRUNC
+ * adds; ftrace's list has no syntax to take one pid out, so that reads the
+ * list and writes back the rest.  -ENOENT, quietly, without the file.
+ */
+static int lkst_notrace_inst(const char *inst, pid_t pid, bool add)
+{
+	char name[160], val[32], *path, *list = NULL, *rest = NULL;
+	size_t len = 0;
+	int fd, ret;
+	FILE *f;
+
+	snprintf(name, sizeof(name), "instances/%s/set_event_notrace_pid", inst);
+	path = tracefs_instance_get_file(NULL, name);
+	if (!path)
+		return -ENOMEM;
+	if (access(path, W_OK)) {
+		ret = -errno;
+		goto out;
+	}
+	snprintf(val, sizeof(val), "%d\n", (int)pid);
+	if (!add) {
+		ret = lkst_read_file(path, &list, NULL);
+		if (ret)
+			goto out;
+		f = open_memstream(&rest, &len);
+		if (!f) {
+			ret = -errno;
+			goto out;
+		}
+		for (char *p = strtok(list, "\n\t "); p; p = strtok(NULL, "\n\t "))
+			if (atoi(p) != pid)
+				fprintf(f, "%s ", p);
+		if (fclose(f)) {
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	fd = open(path, add ? O_WRONLY : O_WRONLY | O_TRUNC);
+	ret = fd < 0 ? -errno : 0;
+	if (fd >= 0) {
+		const char *w = add ? val : rest;
+
+		if (*w && write(fd, w, strlen(w)) < 0)
+			ret = -errno;
+		close(fd);
+	}
+	if (ret)
+		lkst_err("%s: %s", path, strerror(-ret));
+out:
+	free(rest);
+	free(list);
+	tracefs_put_tracing_file(path);
+	return ret;
+}
+
+/*
+ * @pid out of (@add) or back into the recording of every LKST buffer:
+ * instances/lkst and the lkst.NAME of each user buffer.  -ENOENT if the
+ * kernel has no pid lists.
+ */
 static int lkst_notrace(pid_t pid, bool add)
 {
-	char val[32];
+	char *list, *line, *end, inst[64];
+	int ret, r;
 
-	if (!tracefs_file_exists(NULL, LKST_TRACEFS_DIR "/notrace_pids"))
-		return -ENOENT;
-	snprintf(val, sizeof(val), "%s%d\n", add ? "" : "!", (int)pid);
-	/* Opened without O_TRUNC: adds to the list, does not replace it */
-	return lkst_tracefs_write("notrace_pids", val);
+	ret = lkst_notrace_inst(LKST_TRACEFS_DIR, pid, add);
+	if (ret)
+		return ret;
+	list = lkst_tracefs_read("user_buffers");
+	for (line = list; line && *line; line = end) {
+		end = strchrnul(line, '\n');
+		if (*end)
+			*end++ = '\0';
+		if (!*line)
+			continue;
+		snprintf(inst, sizeof(inst), LKST_TRACEFS_DIR ".%s", line);
+		/* a buffer removed meanwhile has no file */
+		r = lkst_notrace_inst(inst, pid, add);
+		if (r && r != -ENOENT)
+			ret = -1;
+	}
+	free(list);
+	return ret;
 }
 
 static pid_t lkst_start_cmd(struct lkst_rec *r, const sigset_t *oldmask)
@@ -832,7 +907,7 @@ static pid_t lkst_start_cmd(struct lkst_rec *r, const sigset_t *oldmask)
 		return -1;
 	}
 	if (!pid) {
-		/* With notrace_fork set, the command inherited our exclusion. */
+		/* With options/event-fork set, the command inherited our exclusion. */
 		if (r->filtered)
 			lkst_notrace(getpid(), false);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);
@@ -1761,7 +1836,7 @@ out_conf:
 		if (!lkst_notrace(r->self, true))
 			r->filtered = true;
 		else
-			lkst_warn("cannot keep the recorder out of the recording (no lkst/notrace_pids): its own events are recorded too");
+			lkst_warn("cannot keep the recorder out of the recording (no instances/lkst/set_event_notrace_pid): its own events are recorded too");
 	}
 	if (lkst_tracefs_write("maskset", r->maskset))
 		goto out_cpus;

@@ -666,133 +666,43 @@ static void lkst_handler_switches_maskset(struct kunit *test)
 	p->switch_to = NULL;
 }
 
-static void lkst_test_notrace_clear(void *unused)
-{
-	char empty[] = "";
-
-	lkst_notrace_apply(empty, true);
-}
-
-/* notrace_pids: all or nothing, and a listed task's events are not dispatched */
-static void lkst_maskset_notrace_pids(struct kunit *test)
+/*
+ * The instance's pid lists: while ftrace's per-CPU ignore_pid is set (its
+ * probes set it while a task listed in set_event_notrace_pid runs), a
+ * record in task context is not written; one in an interrupt that hit
+ * the task is.
+ */
+static void lkst_maskset_ignore_pid(struct kunit *test)
 {
 	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_ntbuf");
 	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_nt");
 	struct lkst_record rec;
-	const char *cmd = NULL;
-	char text[64];
-	int pos = -1;
+	unsigned long flags;
 
 	lkst_test_save_current(test);
 	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_ntbuf\n"), 0);
 	scoped_guard(mutex, &lkst_mutex)
 		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lkst_test_notrace_clear, NULL));
 
-	/* This task listed: its event is not recorded */
-	snprintf(text, sizeof(text), "%d 77\n", current->pid);
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(current->pid));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_active());
-	preempt_disable();
+	local_irq_save(flags);
+	this_cpu_write(buf->tr->array_buffer.data->ignore_pid, true);
 	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
-	preempt_enable();
-	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
+	/* as if from a hard interrupt that hit the task */
+	__preempt_count_add(HARDIRQ_OFFSET);
+	lkst_dispatch(LKST_EV_O_PANIC, 5, 6, 7, 8);
+	__preempt_count_sub(HARDIRQ_OFFSET);
+	this_cpu_write(buf->tr->array_buffer.data->ignore_pid, false);
+	lkst_dispatch(LKST_EV_O_PANIC, 9, 0, 0, 0);
+	local_irq_restore(flags);
 
-	/* A bad token changes nothing and is logged with a caret under it */
-	strscpy(text, "78 !79 x80\n");
-	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
-	KUNIT_EXPECT_STREQ(test, lkst_last_err(&cmd, &pos),
-			   "Not a pid: PID adds, !PID removes");
-	KUNIT_EXPECT_STREQ(test, cmd, "78 !79 x80");
-	KUNIT_EXPECT_EQ(test, pos, 7);
-	strscpy(text, "0");
-	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
-	snprintf(text, sizeof(text), "%lu", (unsigned long)PID_MAX_LIMIT + 1);
-	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
-	strscpy(text, "!");
-	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, false), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(current->pid));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-
-	/* Removed again: recorded, with this task's pid */
-	snprintf(text, sizeof(text), "!%d", current->pid);
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, false), 0);
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(current->pid));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-	preempt_disable();
-	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
-	preempt_enable();
 	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
+	KUNIT_EXPECT_EQ(test, rec.arg[0], 5);
+	KUNIT_EXPECT_EQ(test, rec.flags, TRACE_FLAG_HARDIRQ | TRACE_FLAG_IRQS_OFF);
+	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
+	KUNIT_EXPECT_EQ(test, rec.arg[0], 9);
 	KUNIT_EXPECT_EQ(test, rec.pid, current->pid);
-	KUNIT_EXPECT_EQ(test, rec.arg[0], 1);
-
-	/* Truncation empties the list and patches the check out */
-	text[0] = '\0';
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_active());
-}
-
-/*
- * A write is all or nothing also when the list cannot grow.  The pid list
- * takes its chunks from a small cache that irq_work refills; under UML
- * irq_work waits for the next tick, so 64 pids in chunks of their own, in
- * one write, run the cache dry: -ENOMEM, and the list as it was.
- */
-static void lkst_maskset_notrace_enomem(struct kunit *test)
-{
-	char *text = kunit_kzalloc(test, 1024, GFP_KERNEL);
-	unsigned int i;
-	int ret, len;
-
-	KUNIT_ASSERT_NOT_NULL(test, text);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lkst_test_notrace_clear, NULL));
-	strscpy(text, "77 78", 1024);
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
-
-	len = scnprintf(text, 1024, "!78 ");
-	for (i = 1; i <= 64; i++)
-		len += scnprintf(text + len, 1024 - len, "%u ", i << 14);
-	ret = lkst_notrace_apply(text, true);
-	if (IS_ENABLED(CONFIG_UML))
-		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
-	if (ret) {
-		KUNIT_EXPECT_EQ(test, ret, -ENOMEM);
-		KUNIT_EXPECT_STREQ(test, lkst_last_err(NULL, NULL), "Out of memory");
-		KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-		KUNIT_EXPECT_TRUE(test, lkst_notrace_has(78));
-		for (i = 1; i <= 64; i++)
-			KUNIT_EXPECT_FALSE(test, lkst_notrace_has(i << 14));
-	} else {
-		KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
-		KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
-		for (i = 1; i <= 64; i++)
-			KUNIT_EXPECT_TRUE(test, lkst_notrace_has(i << 14));
-	}
-
-	/* The last token naming a pid decides, also with truncation */
-	strscpy(text, "!5 5 6 !6 77", 1024);
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, true), 0);
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(5));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(6));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(78));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(1 << 14));
-	strscpy(text, "!77 9 !5", 1024);
-	KUNIT_ASSERT_EQ(test, lkst_notrace_apply(text, false), 0);
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(5));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(77));
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(9));
-	/* pid_max is below PID_MAX_LIMIT: no pid is PID_MAX_LIMIT */
-	snprintf(text, 1024, "10 %lu", (unsigned long)PID_MAX_LIMIT);
-	KUNIT_EXPECT_EQ(test, lkst_notrace_apply(text, true), -EINVAL);
-	KUNIT_EXPECT_TRUE(test, lkst_notrace_has(9));
-	KUNIT_EXPECT_FALSE(test, lkst_notrace_has(10));
+	KUNIT_EXPECT_EQ(test, rec.flags, TRACE_FLAG_IRQS_OFF);
+	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
 }
 
 static struct kunit_case lkst_maskset_test_cases[] = {
@@ -805,8 +715,7 @@ static struct kunit_case lkst_maskset_test_cases[] = {
 	KUNIT_CASE(lkst_maskset_commit_merges),
 	KUNIT_CASE(lkst_maskset_removed_while_referenced),
 	KUNIT_CASE(lkst_maskset_buffer_recording),
-	KUNIT_CASE(lkst_maskset_notrace_pids),
-	KUNIT_CASE(lkst_maskset_notrace_enomem),
+	KUNIT_CASE(lkst_maskset_ignore_pid),
 	{}
 };
 

@@ -25,7 +25,8 @@
 
 #include "../kselftest_harness.h"
 
-#define LKST	"/sys/kernel/tracing/lkst"
+#define TRACING	"/sys/kernel/tracing"
+#define LKST	TRACING "/lkst"
 #define MS	LKST "/masksets/"
 
 /* Write @len bytes of @s in one write() to a file opened with @flags. */
@@ -73,7 +74,7 @@ static bool exists(const char *path)
 /* How many entries of the tracing error log are LKST's. */
 static int lkst_errors(void)
 {
-	char *log = slurp(LKST "/error_log"), *p;
+	char *log = slurp(TRACING "/error_log"), *p;
 	int n = 0;
 
 	for (p = log; p && (p = strstr(p, "] lkst: ")); p++)
@@ -83,7 +84,7 @@ static int lkst_errors(void)
 
 static bool error_log_has(const char *msg)
 {
-	char *log = slurp(LKST "/error_log");
+	char *log = slurp(TRACING "/error_log");
 
 	return log && strstr(log, msg);
 }
@@ -611,7 +612,7 @@ TEST_F(lkst, nul_byte_is_refused_everywhere)
 	int before;
 
 	/* The tracing error log keeps the last 8 entries */
-	write_flags(LKST "/error_log", O_TRUNC, "", 0);
+	write_flags(TRACING "/error_log", O_TRUNC, "", 0);
 	before = lkst_errors();
 
 	EXPECT_EQ(-EINVAL, write_flags(LKST "/user_masksets", 0, "a\0b\n", 4));
@@ -652,7 +653,7 @@ TEST_F(lkst, every_refusal_is_in_error_log)
 
 	ASSERT_EQ(0, write_str(LKST "/user_masksets", "x\n"));
 	/* The tracing error log keeps the last 8 entries */
-	write_flags(LKST "/error_log", O_TRUNC, "", 0);
+	write_flags(TRACING "/error_log", O_TRUNC, "", 0);
 	before = lkst_errors();
 	EXPECT_EQ(-EEXIST, write_str(LKST "/user_masksets", "x\n"));
 	EXPECT_EQ(-EPERM, write_str(LKST "/user_masksets", "!RALL\n"));

@@ -17,6 +17,9 @@ LKST_DIR=$(cd "$(dirname "$0")" && pwd)
 . "$LKST_DIR/../kselftest/ktap_helpers.sh"
 
 LKST=""
+# /sys/kernel/tracing, and the instance of LKST's default buffer
+TRACING=""
+LKST_INST=""
 # The sample handler modules (CONFIG_SAMPLE_LKST)
 LKST_SAMPLES="lkst_pid_filter lkst_escalate lkst_redirect"
 
@@ -25,18 +28,25 @@ lkst_find()
 {
 	for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 		if [ -d "$t/lkst" ]; then
-			LKST=$t/lkst
+			lkst_found "$t"
 			return 0
 		fi
 	done
 	if [ ! -d /sys/kernel/tracing/instances ]; then
 		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 		if [ -d /sys/kernel/tracing/lkst ]; then
-			LKST=/sys/kernel/tracing/lkst
+			lkst_found /sys/kernel/tracing
 			return 0
 		fi
 	fi
 	return 1
+}
+
+lkst_found()
+{
+	TRACING=$1
+	LKST=$1/lkst
+	LKST_INST=$1/instances/lkst
 }
 
 # Skip the whole script (exit 4) when it cannot run here.
@@ -71,12 +81,12 @@ expect()
 	return 1
 }
 
-# The newest error_log entry contains TEXT.
+# The tracing error_log has an entry that contains TEXT.
 error_log_has()
 {
-	grep -qF -- "$1" "$LKST/error_log" && return 0
+	grep -qF -- "$1" "$TRACING/error_log" && return 0
 	echo "# error_log does not mention '$1':"
-	sed 's/^/#   /' "$LKST/error_log"
+	sed 's/^/#   /' "$TRACING/error_log"
 	return 1
 }
 
@@ -100,10 +110,9 @@ lkst_reset()
 	fi
 	true > "$LKST/user_masksets"
 	true > "$LKST/user_buffers"
-	if [ -f "$LKST/notrace_pids" ]; then
-		true > "$LKST/notrace_pids"
-		echo 0 > "$LKST/notrace_fork"
-	fi
+	true > "$LKST_INST/set_event_pid"
+	true > "$LKST_INST/set_event_notrace_pid"
+	echo 0 > "$LKST_INST/options/event-fork"
 	echo 1 > "$LKST/overwrite"
 	echo 1 > "$LKST/tracing_on"
 	# a persistent default buffer (lkst.persist=) has a fixed size
@@ -111,7 +120,7 @@ lkst_reset()
 		"$LKST/last_boot/info" 2> /dev/null ||
 		echo 256 > "$LKST/buffer_size_kb"
 	echo 1 > "$LKST/clear"
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 }
 
 # Load a sample module; a kernel without it skips the test point.

@@ -86,7 +86,7 @@ test_buffer_size_kb_reads_back_a_new_size()
 
 test_bad_buffer_sizes_are_rejected_with_EINVAL()
 {
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	for v in 0 7 262145 abc -1; do
 		expect "size $v" EINVAL "$(lkst_w "$LKST/buffer_size_kb" "$v")" ||
 			return 1

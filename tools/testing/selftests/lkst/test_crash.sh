@@ -24,7 +24,7 @@ test_dump_on_oops_reads_back_what_was_written()
 test_bad_dump_on_oops_values_are_rejected_with_EINVAL()
 {
 	echo 7 > "$D"
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	for v in 1001 4294967296 -1 abc 12x ''; do
 		expect "value '$v'" EINVAL "$(lkst_w "$D" "$v")" || return 1
 	done
@@ -34,7 +34,7 @@ test_bad_dump_on_oops_values_are_rejected_with_EINVAL()
 
 test_a_value_above_1000_is_logged_as_out_of_range()
 {
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect 1001 EINVAL "$(lkst_w "$D" 1001)" &&
 	error_log_has "dump_on_oops: error: Records per CPU out of range [0, 1000]"
 }
@@ -120,7 +120,7 @@ test_a_persistent_buffer_cannot_be_resized()
 		return "$KSFT_SKIP"
 	fi
 	size=$(cat "$LKST/buffer_size_kb")
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect resize EPERM "$(lkst_w "$LKST/buffer_size_kb" 64)" &&
 	expect size "$size" "$(cat "$LKST/buffer_size_kb")" &&
 	error_log_has "buffer_size_kb: error: Persistent buffer: its size is set by reserve_mem="

@@ -116,7 +116,7 @@ bad()
 {
 	before=$(cat "$DE")
 	events=$(cat "$LKST/available_events")
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect "$1" "$2" "$(lkst_w -a "$DE" "$1")" &&
 	error_log_has "$3" &&
 	expect "dynamic_events after '$1'" "$before" "$(cat "$DE")" &&
@@ -128,7 +128,7 @@ test_bad_definitions_are_refused_and_logged()
 	dyn_clean
 	echo 'p:SELFTEST_KEEP do_sys_openat2' > "$DE"
 	bad 'p:SELFTEST_X lkst_no_such_function' ENOENT 'Unknown symbol' &&
-	grep -q '^ *\^' "$LKST/error_log" &&
+	grep -q '^ *\^' "$TRACING/error_log" &&
 	bad 'p:SELFTEST_X do_sys_openat2+1' EILSEQ 'not an instruction boundary' &&
 	bad 'p:SELFTEST_X kprobe_int3_handler' EINVAL 'Cannot probe here' &&
 	bad 'r:SELFTEST_X do_sys_openat2+4' EINVAL 'A return probe takes a function' &&

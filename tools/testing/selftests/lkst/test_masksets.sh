@@ -21,7 +21,7 @@ trap 'rm -rf "$TMP"' EXIT
 fresh_m1()
 {
 	echo RNOTHING > "$LKST/maskset"
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	lkst_w -a "$LKST/user_masksets" '!m1' > /dev/null
 	expect create OK "$(lkst_w -a "$LKST/user_masksets" m1)"
 }
@@ -37,7 +37,7 @@ test_writing_a_builtin_name_to_maskset_switches_to_it()
 
 test_unknown_maskset_name_is_rejected_with_EINVAL()
 {
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect write EINVAL "$(lkst_w "$LKST/maskset" NOSUCH)" &&
 	expect maskset RNOTHING "$(cat "$LKST/maskset")"
 }
@@ -69,7 +69,7 @@ test_creating_an_existing_maskset_fails_with_EEXIST()
 
 test_bad_maskset_names_are_rejected_with_EINVAL()
 {
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	for n in 'a.b' 'a/b' 'a*' "$(printf 'n%031d' 0)"; do
 		expect "name $n" EINVAL "$(lkst_w -a "$LKST/user_masksets" "$n")" ||
 			return 1
@@ -86,7 +86,7 @@ test_a_31_character_name_is_accepted()
 
 test_removing_an_unknown_maskset_fails_with_ENOENT()
 {
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect remove ENOENT "$(lkst_w -a "$LKST/user_masksets" '!nosuch')" &&
 	error_log_has "error: No such name"
 }
@@ -144,7 +144,7 @@ bad_line()
 {
 	echo RNOTHING > "$LKST/maskset"
 	lkst_w -t "$M/m1" "PROCESS_FORK DEFAULT" > /dev/null
-	true > "$LKST/error_log"
+	true > "$TRACING/error_log"
 	expect write EINVAL "$(lkst_w -t "$M/m1" "PROCESS_EXIT DEFAULT$NL$1$NL")" &&
 	error_log_has "lkst: masksets/m1: error: $2" &&
 	expect "table after the failed write" "PROCESS_FORK DEFAULT" "$(cat "$M/m1")"
@@ -210,13 +210,13 @@ test_error_log_puts_the_caret_under_the_bad_word()
 		got = index($0, "^")
 		if (got != want) { print "# caret at " got ", word at " want; exit 1 }
 		found = 1
-	} END { exit !found }' "$LKST/error_log"
+	} END { exit !found }' "$TRACING/error_log"
 }
 
 test_truncating_error_log_empties_it()
 {
-	true > "$LKST/error_log"
-	expect error_log "" "$(cat "$LKST/error_log")"
+	true > "$TRACING/error_log"
+	expect error_log "" "$(cat "$TRACING/error_log")"
 }
 
 test_copying_a_maskset_with_cat_gives_an_equal_maskset()

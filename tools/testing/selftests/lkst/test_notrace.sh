@@ -1,17 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# notrace_pids and notrace_fork: the list reads back as written, bad
-# input changes nothing, and the events of a listed task (and, if asked,
-# of its children) are not recorded while everybody else's are.
+# The pid lists of LKST's instance, ftrace's own set_event_notrace_pid and
+# options/event-fork: the events of a listed task (and, with event-fork,
+# of its children) are not recorded while everybody else's are, and the
+# switches and wakeups it takes part in still are.  The lists' syntax is
+# ftrace's, tested by ftrace's selftests.
 
 . "$(dirname "$0")/lkst_lib.sh"
 
 lkst_require
 lkst_reset
-[ -f "$LKST/notrace_pids" ] || { ktap_skip_all "no notrace_pids"; exit "$KSFT_SKIP"; }
 
-NP=$LKST/notrace_pids
+NP=$LKST_INST/set_event_notrace_pid
+FORK=$LKST_INST/options/event-fork
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -36,58 +38,13 @@ record_syscalls()
 	echo nt > "$LKST/maskset"
 }
 
-test_notrace_pids_is_empty_at_first()
+test_lkst_has_no_pid_list_of_its_own()
 {
-	expect notrace_pids "" "$(cat "$NP")" &&
-	expect notrace_fork 0 "$(cat "$LKST/notrace_fork")"
-}
-
-test_writing_replaces_and_appending_adds_in_ascending_order()
-{
-	expect write OK "$(lkst_w -t "$NP" '300 12')" &&
-	expect write OK "$(lkst_w -a "$NP" 5)" &&
-	expect notrace_pids "5 12 300" "$(cat "$NP" | tr '\n' ' ' | sed 's/ $//')" &&
-	expect write OK "$(lkst_w -t "$NP" 7)" &&
-	expect notrace_pids 7 "$(cat "$NP")"
-}
-
-test_bang_pid_removes_one_and_truncation_removes_all()
-{
-	echo '7 8 9' > "$NP" &&
-	expect write OK "$(lkst_w -a "$NP" '!8')" &&
-	expect notrace_pids "7 9" "$(cat "$NP" | tr '\n' ' ' | sed 's/ $//')" &&
-	echo > "$NP" &&
-	expect notrace_pids "" "$(cat "$NP")"
-}
-
-# A write-only open that seeks (as Python's "a" mode does) must work.
-test_a_write_only_file_can_be_seeked()
-{
-	command -v python3 > /dev/null || return "$KSFT_SKIP"
-	echo > "$NP"
-	python3 -c 'import sys; f = open(sys.argv[1], "a"); f.seek(0, 2); f.write("5\n")' "$NP" &&
-	expect notrace_pids 5 "$(cat "$NP")" &&
-	echo > "$NP"
-}
-
-test_a_bad_pid_fails_with_EINVAL_and_changes_nothing()
-{
-	echo '7 9' > "$NP"
-	true > "$LKST/error_log"
-	for bad in '10 x11' 0 -3 '!' 4194305 '12!'; do
-		expect "write '$bad'" EINVAL "$(lkst_w -a "$NP" "$bad")" || return 1
+	for f in notrace_pids notrace_fork; do
+		[ ! -e "$LKST/$f" ] || { echo "# lkst/$f is still there"; return 1; }
 	done
-	expect "write '11 x' after truncation" EINVAL "$(lkst_w -t "$NP" '11 x')" &&
-	expect notrace_pids "7 9" "$(cat "$NP" | tr '\n' ' ' | sed 's/ $//')" &&
-	error_log_has "lkst: notrace_pids: error: Not a pid: PID adds, !PID removes" &&
-	error_log_has "Command: 10 x11" &&
-	echo > "$NP"
-}
-
-test_a_bad_notrace_fork_value_fails_with_EINVAL()
-{
-	expect write EINVAL "$(lkst_w -t "$LKST/notrace_fork" maybe)" &&
-	expect notrace_fork 0 "$(cat "$LKST/notrace_fork")"
+	expect set_event_notrace_pid "" "$(cat "$NP")" &&
+	expect event-fork 0 "$(cat "$FORK")"
 }
 
 test_a_listed_task_records_nothing_after_it_is_listed()
@@ -119,13 +76,17 @@ test_an_unlisted_task_is_recorded()
 	expect "getppid() events of the unlisted task after exec" 1000 "$2"
 }
 
+# With event-fork (which also makes children join the list)
 test_a_pid_leaves_the_list_when_its_task_exits()
 {
+	echo 1 > "$FORK"
 	sh -c "echo \$\$ >> $NP; cat $NP > $TMP/list; echo \$\$ > $TMP/pid"
 	pid=$(cat "$TMP/pid")
-	grep -qx "$pid" "$TMP/list" || { echo "# $pid was not listed"; return 1; }
 	sleep 0.2	# the task is freed after an RCU grace period
-	expect notrace_pids "" "$(cat "$NP")"
+	left=$(cat "$NP")
+	echo 0 > "$FORK"
+	grep -qx "$pid" "$TMP/list" || { echo "# $pid was not listed"; return 1; }
+	expect set_event_notrace_pid "" "$left"
 }
 
 # A listed shell starts a child that runs lkst_bench syscall 300.
@@ -139,16 +100,37 @@ child_events()
 	echo "$2"
 }
 
-test_children_are_recorded_unless_notrace_fork_is_set()
+test_children_are_recorded_unless_event_fork_is_set()
 {
-	echo 0 > "$LKST/notrace_fork"
-	expect "child's getppid() events, notrace_fork=0" 600 "$(child_events)" &&
-	echo 1 > "$LKST/notrace_fork" &&
-	expect "child's getppid() events, notrace_fork=1" 0 "$(child_events)"
+	echo 0 > "$FORK"
+	expect "child's getppid() events, event-fork=0" 600 "$(child_events)" &&
+	echo > "$NP" &&
+	echo 1 > "$FORK" &&
+	expect "child's getppid() events, event-fork=1" 0 "$(child_events)"
 	rc=$?
-	echo 0 > "$LKST/notrace_fork"
+	echo 0 > "$FORK"
 	echo > "$NP"
 	return $rc
+}
+
+# set_event_pid, the other list: only the listed task's events are
+# recorded.  The task lists itself before it switches the maskset, so
+# that nothing before the list is recorded.
+test_set_event_pid_records_only_the_listed_task()
+{
+	record_syscalls
+	echo RNOTHING > "$LKST/maskset"
+	echo 1 > "$LKST/clear"
+	sh -c "echo \$\$ > $TMP/pid; echo \$\$ > $LKST_INST/set_event_pid
+	       echo nt > $LKST/maskset
+	       exec $LKST_DIR/lkst_bench syscall 200" > /dev/null
+	echo RNOTHING > "$LKST/maskset"
+	echo > "$LKST_INST/set_event_pid"
+	pid=$(cat "$TMP/pid")
+	others=$(grep -v '^#' "$LKST/trace" | awk -v p="$pid" '$4 != p' | wc -l)
+	set -- $(after_exec "$pid")
+	expect "getppid() events of the listed task after exec" 400 "$2" &&
+	expect "events of other tasks" 0 "$others"
 }
 
 # A listed task's context switches of its own: "OUTS INS SLEEPS", the
@@ -172,7 +154,7 @@ test_a_listed_task_still_shows_in_switches_and_wakeups()
 	printf '%s DEFAULT\n' PROCESS_CONTEXTSWITCH PROCESS_WAKEUP \
 		SYSCALL_ENTRY > "$LKST/masksets/ns"
 	echo 4096 > "$LKST/buffer_size_kb" 2>/dev/null
-	echo 0 > "$LKST/notrace_fork"
+	echo 0 > "$FORK"
 	echo 1 > "$LKST/clear"
 	echo ns > "$LKST/maskset"
 	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP
@@ -210,15 +192,11 @@ test_accounting_still_holds()
 }
 
 lkst_run_tests \
-	test_notrace_pids_is_empty_at_first \
-	test_writing_replaces_and_appending_adds_in_ascending_order \
-	test_bang_pid_removes_one_and_truncation_removes_all \
-	test_a_write_only_file_can_be_seeked \
-	test_a_bad_pid_fails_with_EINVAL_and_changes_nothing \
-	test_a_bad_notrace_fork_value_fails_with_EINVAL \
+	test_lkst_has_no_pid_list_of_its_own \
 	test_a_listed_task_records_nothing_after_it_is_listed \
 	test_an_unlisted_task_is_recorded \
 	test_a_pid_leaves_the_list_when_its_task_exits \
-	test_children_are_recorded_unless_notrace_fork_is_set \
+	test_children_are_recorded_unless_event_fork_is_set \
+	test_set_event_pid_records_only_the_listed_task \
 	test_a_listed_task_still_shows_in_switches_and_wakeups \
 	test_accounting_still_holds

@@ -13,13 +13,30 @@ test_lkst_directory_has_every_documented_file()
 {
 	ok=0
 	for f in maskset available_masksets available_events \
-		 available_handlers user_masksets user_buffers error_log notify \
+		 available_handlers user_masksets user_buffers notify \
 		 format header_page header_event trace buffer_size_kb overwrite \
 		 tracing_on clear per_cpu/cpu0/raw per_cpu/cpu0/stats; do
 		[ -f "$LKST/$f" ] || { echo "# missing $f"; ok=1; }
 	done
 	for d in masksets buffers per_cpu; do
 		[ -d "$LKST/$d" ] || { echo "# missing $d/"; ok=1; }
+	done
+	return $ok
+}
+
+# Files of ftrace's that LKST once had a copy of: FILE is in lkst/ no more,
+# WHERE (relative to /sys/kernel/tracing) is what replaces it.
+LKST_MOVED="error_log:error_log
+notrace_pids:instances/lkst/set_event_notrace_pid
+notrace_fork:instances/lkst/options/event-fork"
+
+test_ftrace_files_have_no_copy_in_lkst()
+{
+	ok=0
+	for m in $LKST_MOVED; do
+		f=${m%%:*} where=${m#*:}
+		[ ! -e "$LKST/$f" ] || { echo "# lkst/$f is still there"; ok=1; }
+		[ -e "$TRACING/$where" ] || { echo "# missing $where"; ok=1; }
 	done
 	return $ok
 }
@@ -111,6 +128,7 @@ test_notify_reads_count_and_reason()
 
 lkst_run_tests \
 	test_lkst_directory_has_every_documented_file \
+	test_ftrace_files_have_no_copy_in_lkst \
 	test_files_are_accessible_to_root_only \
 	test_available_masksets_lists_the_builtin_masksets \
 	test_maskset_reads_RNOTHING_at_rest \
