@@ -620,6 +620,9 @@ static bool is_builtin_ms(const char *name)
 	return false;
 }
 
+/* Paths are relative to lkst/; LKST's errors are in the tracing error log */
+#define ERROR_LOG	"../error_log"
+
 static int classify(const char *rel)
 {
 	static const struct {
@@ -632,7 +635,6 @@ static int classify(const char *rel)
 		{ "available_handlers", FC_AV_HANDLERS },
 		{ "user_masksets", FC_USER_MASKSETS },
 		{ "user_buffers", FC_USER_BUFFERS },
-		{ "error_log", FC_ERROR_LOG },
 		{ "notify", FC_NOTIFY },
 		{ "format", FC_FORMAT },
 		{ "header_page", FC_HEADER_PAGE },
@@ -648,6 +650,9 @@ static int classify(const char *rel)
 	size_t i;
 
 	base = base ? base + 1 : rel;
+	/* the tracing error log, where LKST reports */
+	if (!strcmp(rel, ERROR_LOG))
+		return FC_ERROR_LOG;
 	if (!strncmp(rel, "masksets/", 9))
 		return is_builtin_ms(base) ? FC_MS_BUILTIN : FC_MS_USER;
 	if (strstr(rel, "per_cpu/")) {
@@ -692,7 +697,7 @@ static void make_cands(void)
 	static const char *const top[] = {
 		"maskset", "available_masksets", "available_events",
 		"available_handlers", "user_masksets", "user_buffers",
-		"error_log", "notify", "format", "header_page", "header_event",
+		ERROR_LOG, "notify", "format", "header_page", "header_event",
 	};
 	static const char *const bfiles[] = {
 		"trace", "buffer_size_kb", "overwrite", "tracing_on", "clear",
@@ -2569,9 +2574,9 @@ static void ch_errlog(struct rng *r)
 	char path[PATH_LEN * 2];
 
 	if (chance(r, 50))
-		cmd("error_log", O_TRUNC, "");
+		cmd(ERROR_LOG, O_TRUNC, "");
 	step_begin("read error_log and notify");
-	read_rel("error_log", t_tab, sizeof(t_tab));
+	read_rel(ERROR_LOG, t_tab, sizeof(t_tab));
 	lpath(path, sizeof(path), "notify");
 	pfd.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (pfd.fd >= 0) {
@@ -2688,7 +2693,7 @@ static bool restore_state(void)
 	if (cmd("buffer_size_kb", O_TRUNC, text) ||
 	    cmd("overwrite", O_TRUNC, orig_overwrite ? "1\n" : "0\n") ||
 	    cmd("tracing_on", O_TRUNC, "1\n") || cmd("clear", O_TRUNC, "1\n") ||
-	    cmd("error_log", O_TRUNC, "")) {
+	    cmd(ERROR_LOG, O_TRUNC, "")) {
 		fail("cannot restore the default buffer's settings at the end");
 		ok = false;
 	}

@@ -67,8 +67,9 @@ static struct lkst_buffer *lkst_default_buf;
  * statistics, so callers usually ignore the return value.
  *
  * Context: any, including NMI.  Does not sleep.
- * Return: 0; -EAGAIN if the buffer is off (tracing_on is 0); -ENOBUFS if
- * the record was lost (counted as lost).
+ * Return: 0; -EAGAIN if the buffer is off (tracing_on is 0), or if its
+ * instance's pid lists keep out the task on the CPU (in task context,
+ * whatever @pid says); -ENOBUFS if the record was lost (counted as lost).
  */
 int lkst_record(struct lkst_buffer *buf, unsigned int event, u8 handler,
 		pid_t pid, const u64 *args)

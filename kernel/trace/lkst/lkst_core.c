@@ -142,7 +142,6 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_DUMP_RANGE] = "Records per CPU out of range [0, "
 				 __stringify(LKST_DUMP_MAX) "]",
 	[LKST_ERR_PERSISTENT] = "Persistent buffer: its size is set by reserve_mem=",
-	[LKST_ERR_BAD_PID] = "Not a pid: PID adds, !PID removes",
 	[LKST_ERR_DYN_COMMAND] = "Expected p:NAME SYMBOL[+OFFS], r:NAME SYMBOL or -:NAME",
 	[LKST_ERR_DYN_NAME] = "Event names are [A-Z][A-Z0-9_]*, at most 31 characters",
 	[LKST_ERR_DYN_SYMBOL] = "Unknown symbol",

@@ -235,6 +235,9 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	h = READ_ONCE(e->handler);
 	if (!h || h == &lkst_handler_nothing)
 		return;
+	/* in the context of the probed code, for every handler */
+	if (lkst_ignore_pid(e->buf->tr, preempt_count() - pc_sub))
+		return;
 	/* the numeric fetchargs, then the string that may follow them */
 	for (i = 0; i < ev->tp.nr_args - ev->has_string; i++)
 		a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);

@@ -13,7 +13,6 @@
 
 #include <linux/bitmap.h>
 #include <linux/hardirq.h>
-#include <linux/jump_label.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <asm/local.h>
@@ -266,19 +265,25 @@ static __always_inline void lkst_record_head(struct lkst_record *rec, u16 type,
  * Is the record one of a task that the buffer's instance keeps out, by
  * its set_event_notrace_pid or set_event_pid?  ftrace keeps the answer
  * for the task on the CPU in the instance's per-CPU ignore_pid, which its
- * probes on sched_switch and the wakeups update (trace_events.c); it is
- * false on every CPU while the instance has no pid list.  LKST applies it
- * in task context only (@pc is the context's preempt count): interrupts,
- * softirqs and NMIs that hit a listed task are recorded, as they are not
- * its doing.  And ftrace's rule for switches and wakeups holds: one is
- * recorded unless both tasks are kept out, so that a state chart shows
- * when a listed task leaves the CPU and comes back.
+ * probes on sched_switch and the wakeups update (trace_events.c).  As in
+ * trace_event_ignore_this_pid(), a list must exist too: a probe that ran
+ * on while __ftrace_clear_event_pids() reset the flags may have set one
+ * again.  LKST applies it in task context only (@pc is the preempt count
+ * of the context the record is about): interrupts, softirqs and NMIs that
+ * hit a listed task are recorded, as they are not its doing.  ftrace's
+ * rule for switches and wakeups holds: one is recorded unless both tasks
+ * are kept out, so that a state chart shows when a listed task leaves the
+ * CPU and comes back.
  */
 static __always_inline bool lkst_ignore_pid(struct trace_array *tr,
 					    unsigned long pc)
 {
-	return unlikely(this_cpu_read(tr->array_buffer.data->ignore_pid)) &&
-	       !(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+	if (likely(!this_cpu_read(tr->array_buffer.data->ignore_pid)))
+		return false;
+	if (!rcu_access_pointer(tr->filtered_pids) &&
+	    !rcu_access_pointer(tr->filtered_no_pids))
+		return false;
+	return !(pc & (NMI_MASK | HARDIRQ_MASK)) && !in_serving_softirq();
 }
 
 /*
@@ -479,6 +484,13 @@ __lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
 		__lkst_record4(e->buf, event, LKST_HANDLER_DEFAULT, pid,
 			       a0, a1, a2, a3);
 	} else if (h != &lkst_handler_nothing) {
+		/*
+		 * No handler runs for a task the line's buffer keeps out:
+		 * one that reacts to the events of a recorder would react
+		 * to its own notifications.
+		 */
+		if (lkst_ignore_pid(e->buf->tr, preempt_count()))
+			return;
 		if (pid == LKST_PID_CURRENT)
 			pid = current->pid;
 		lkst_call_handler(h, e->buf, event, pid, a0, a1, a2, a3);
@@ -716,7 +728,6 @@ enum lkst_err_type {
 	LKST_ERR_NO_MEMORY,
 	LKST_ERR_DUMP_RANGE,
 	LKST_ERR_PERSISTENT,
-	LKST_ERR_BAD_PID,
 	LKST_ERR_DYN_COMMAND,
 	LKST_ERR_DYN_NAME,
 	LKST_ERR_DYN_SYMBOL,

@@ -29,6 +29,7 @@
 #include "lkst.h"
 
 #define LKST_TRACEFS_DIR	"lkst"
+#define LKST_INSTANCE		"lkst"	/* instances/lkst, the default buffer's */
 #define LKST_INTERVAL_MS	100	/* between two reads of the buffers */
 #define LKST_COMM_SCAN_MS	250	/* names of new processes */
 #define LKST_PIPE_SIZE		(256 << 10)
@@ -811,28 +812,47 @@ static int lkst_save_tracedat(const char *dir, bool last_boot)
 }
 
 /*
- * Keep @pid out of the recording of one LKST instance (@add), or let it
- * back in: the instance's set_event_notrace_pid.  An open without O_TRUNC
- * adds; ftrace's list has no syntax to take one pid out, so that reads the
- * list and writes back the rest.  -ENOENT, quietly, without the file.
+ * Keep @pid out of the recording of instance @inst (@add), or let it back
+ * in: the instance's set_event_notrace_pid.  An open without O_TRUNC adds.
+ * ftrace's list has no syntax to take one pid out: that reads the list
+ * and, if @pid is in it, writes back the rest (so the list is empty for a
+ * moment, and every task in it recorded).  lkst's commands take an flock()
+ * on the file around that, so that they do not undo each other's change.
+ * Return: 0, also when there was nothing to take out; -ENOENT, quietly,
+ * without the file; another -errno with a message.
  */
 static int lkst_notrace_inst(const char *inst, pid_t pid, bool add)
 {
-	char name[160], val[32], *path, *list = NULL, *rest = NULL;
+	char name[160], *path, *list = NULL, *rest = NULL, *p, *save;
+	int lock, fd, ret = 0;
 	size_t len = 0;
-	int fd, ret;
+	bool found = false;
+	ssize_t n;
 	FILE *f;
 
 	snprintf(name, sizeof(name), "instances/%s/set_event_notrace_pid", inst);
 	path = tracefs_instance_get_file(NULL, name);
 	if (!path)
 		return -ENOMEM;
-	if (access(path, W_OK)) {
+	lock = open(path, O_RDONLY | O_CLOEXEC);
+	if (lock < 0) {
+		ret = -errno;
+		if (ret != -ENOENT)
+			lkst_err("%s: %s", path, strerror(-ret));
+		tracefs_put_tracing_file(path);
+		return ret;
+	}
+	if (flock(lock, LOCK_EX)) {
 		ret = -errno;
 		goto out;
 	}
-	snprintf(val, sizeof(val), "%d\n", (int)pid);
-	if (!add) {
+	if (add) {
+		if (asprintf(&rest, "%d\n", (int)pid) < 0) {
+			rest = NULL;
+			ret = -ENOMEM;
+			goto out;
+		}
+	} else {
 		ret = lkst_read_file(path, &list, NULL);
 		if (ret)
 			goto out;
@@ -841,26 +861,37 @@ static int lkst_notrace_inst(const char *inst, pid_t pid, bool add)
 			ret = -errno;
 			goto out;
 		}
-		for (char *p = strtok(list, "\n\t "); p; p = strtok(NULL, "\n\t "))
-			if (atoi(p) != pid)
+		for (p = strtok_r(list, "\n\t ", &save); p;
+		     p = strtok_r(NULL, "\n\t ", &save)) {
+			if (atoi(p) == pid)
+				found = true;
+			else
 				fprintf(f, "%s ", p);
+		}
 		if (fclose(f)) {
 			ret = -ENOMEM;
 			goto out;
 		}
+		if (!found)
+			goto out;
 	}
-	fd = open(path, add ? O_WRONLY : O_WRONLY | O_TRUNC);
-	ret = fd < 0 ? -errno : 0;
-	if (fd >= 0) {
-		const char *w = add ? val : rest;
-
-		if (*w && write(fd, w, strlen(w)) < 0)
-			ret = -errno;
-		close(fd);
+	fd = open(path, O_WRONLY | O_CLOEXEC | (add ? 0 : O_TRUNC));
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
 	}
-	if (ret)
-		lkst_err("%s: %s", path, strerror(-ret));
+	len = strlen(rest);
+	n = len ? write(fd, rest, len) : 0;
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	close(fd);
 out:
+	if (ret)
+		lkst_err("%s: %s pid %d: %s", path, add ? "adding" : "removing",
+			 (int)pid, strerror(-ret));
+	close(lock);
 	free(rest);
 	free(list);
 	tracefs_put_tracing_file(path);
@@ -869,16 +900,24 @@ out:
 
 /*
  * @pid out of (@add) or back into the recording of every LKST buffer:
- * instances/lkst and the lkst.NAME of each user buffer.  -ENOENT if the
- * kernel has no pid lists.
+ * instances/lkst, then the lkst.NAME of each user buffer there is now (one
+ * created later records the pid).  Taking out goes through every instance
+ * whatever fails, so that what was put in comes out.  A pid left in a list
+ * (the command was killed) stays there until the list is written: without
+ * options/event-fork, ftrace does not take out the pids of tasks that
+ * exit, and a later task that gets the number is not recorded either.
+ *
+ * Return: 0 when instances/lkst's list took (or let go of) @pid; a user
+ * buffer's failure only says so.  -ENOENT, quietly, if the kernel has no
+ * pid lists.
  */
 static int lkst_notrace(pid_t pid, bool add)
 {
 	char *list, *line, *end, inst[64];
-	int ret, r;
+	int ret;
 
-	ret = lkst_notrace_inst(LKST_TRACEFS_DIR, pid, add);
-	if (ret)
+	ret = lkst_notrace_inst(LKST_INSTANCE, pid, add);
+	if (ret && add)
 		return ret;
 	list = lkst_tracefs_read("user_buffers");
 	for (line = list; line && *line; line = end) {
@@ -887,11 +926,9 @@ static int lkst_notrace(pid_t pid, bool add)
 			*end++ = '\0';
 		if (!*line)
 			continue;
-		snprintf(inst, sizeof(inst), LKST_TRACEFS_DIR ".%s", line);
-		/* a buffer removed meanwhile has no file */
-		r = lkst_notrace_inst(inst, pid, add);
-		if (r && r != -ENOENT)
-			ret = -1;
+		snprintf(inst, sizeof(inst), LKST_INSTANCE ".%s", line);
+		/* a buffer removed meanwhile has no file: -ENOENT, quietly */
+		lkst_notrace_inst(inst, pid, add);
 	}
 	free(list);
 	return ret;
@@ -907,7 +944,10 @@ static pid_t lkst_start_cmd(struct lkst_rec *r, const sigset_t *oldmask)
 		return -1;
 	}
 	if (!pid) {
-		/* With options/event-fork set, the command inherited our exclusion. */
+		/*
+		 * With options/event-fork set, the command inherited our
+		 * exclusion (without it, this finds nothing to take out).
+		 */
 		if (r->filtered)
 			lkst_notrace(getpid(), false);
 		sigprocmask(SIG_SETMASK, oldmask, NULL);

@@ -666,42 +666,69 @@ static void lkst_handler_switches_maskset(struct kunit *test)
 	p->switch_to = NULL;
 }
 
+/* A stand-in for a pid list: LKST only tests that the instance has one */
+static unsigned long lkst_test_pid_list;
+
+static void lkst_test_record_is(struct kunit *test, struct lkst_buffer *buf,
+				u64 arg, u8 flags)
+{
+	struct lkst_record rec;
+
+	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
+	KUNIT_EXPECT_EQ(test, rec.arg[0], arg);
+	KUNIT_EXPECT_EQ(test, rec.flags, flags);
+	KUNIT_EXPECT_EQ(test, rec.pid, current->pid);
+}
+
 /*
- * The instance's pid lists: while ftrace's per-CPU ignore_pid is set (its
- * probes set it while a task listed in set_event_notrace_pid runs), a
- * record in task context is not written; one in an interrupt that hit
- * the task is.
+ * The instance's pid lists: while ftrace's per-CPU ignore_pid is set and
+ * the instance has a list (ftrace's probes set the flag while a task
+ * listed in set_event_notrace_pid runs), a record in task context, bottom
+ * halves off or not, is not written; one from an interrupt or a softirq
+ * that hit the task is.  A flag without a list is stale: recorded.
  */
 static void lkst_maskset_ignore_pid(struct kunit *test)
 {
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_ntbuf");
-	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_nt");
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_pidbuf");
+	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_pid");
+	struct trace_array *tr = buf->tr;
 	struct lkst_record rec;
 	unsigned long flags;
 
 	lkst_test_save_current(test);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_ntbuf\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_pidbuf\n"), 0);
 	scoped_guard(mutex, &lkst_mutex)
 		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
 
 	local_irq_save(flags);
-	this_cpu_write(buf->tr->array_buffer.data->ignore_pid, true);
-	lkst_dispatch(LKST_EV_O_PANIC, 1, 2, 3, 4);
-	/* as if from a hard interrupt that hit the task */
+	this_cpu_write(tr->array_buffer.data->ignore_pid, true);
+	lkst_dispatch(LKST_EV_O_PANIC, 1, 0, 0, 0);
+	rcu_assign_pointer(tr->filtered_no_pids,
+			   (struct trace_pid_list *)&lkst_test_pid_list);
+	lkst_dispatch(LKST_EV_O_PANIC, 2, 0, 0, 0);
+	__preempt_count_add(SOFTIRQ_DISABLE_OFFSET);
+	lkst_dispatch(LKST_EV_O_PANIC, 3, 0, 0, 0);
+	__preempt_count_sub(SOFTIRQ_DISABLE_OFFSET);
+	/* on PREEMPT_RT, a softirq is not in the preempt count */
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT)) {
+		__preempt_count_add(SOFTIRQ_OFFSET);
+		lkst_dispatch(LKST_EV_O_PANIC, 4, 0, 0, 0);
+		__preempt_count_sub(SOFTIRQ_OFFSET);
+	}
 	__preempt_count_add(HARDIRQ_OFFSET);
-	lkst_dispatch(LKST_EV_O_PANIC, 5, 6, 7, 8);
+	lkst_dispatch(LKST_EV_O_PANIC, 5, 0, 0, 0);
 	__preempt_count_sub(HARDIRQ_OFFSET);
-	this_cpu_write(buf->tr->array_buffer.data->ignore_pid, false);
-	lkst_dispatch(LKST_EV_O_PANIC, 9, 0, 0, 0);
+	RCU_INIT_POINTER(tr->filtered_no_pids, NULL);
+	this_cpu_write(tr->array_buffer.data->ignore_pid, false);
+	lkst_dispatch(LKST_EV_O_PANIC, 6, 0, 0, 0);
 	local_irq_restore(flags);
 
-	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
-	KUNIT_EXPECT_EQ(test, rec.arg[0], 5);
-	KUNIT_EXPECT_EQ(test, rec.flags, TRACE_FLAG_HARDIRQ | TRACE_FLAG_IRQS_OFF);
-	KUNIT_ASSERT_TRUE(test, lkst_test_consume(buf, &rec));
-	KUNIT_EXPECT_EQ(test, rec.arg[0], 9);
-	KUNIT_EXPECT_EQ(test, rec.pid, current->pid);
-	KUNIT_EXPECT_EQ(test, rec.flags, TRACE_FLAG_IRQS_OFF);
+	lkst_test_record_is(test, buf, 1, TRACE_FLAG_IRQS_OFF);
+	if (!IS_ENABLED(CONFIG_PREEMPT_RT))
+		lkst_test_record_is(test, buf, 4,
+				    TRACE_FLAG_SOFTIRQ | TRACE_FLAG_IRQS_OFF);
+	lkst_test_record_is(test, buf, 5, TRACE_FLAG_HARDIRQ | TRACE_FLAG_IRQS_OFF);
+	lkst_test_record_is(test, buf, 6, TRACE_FLAG_IRQS_OFF);
 	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
 }
 

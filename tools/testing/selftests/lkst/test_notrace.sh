@@ -19,10 +19,10 @@ trap 'rm -rf "$TMP"' EXIT
 
 # Events of task PID after its last recorded execve() returned (nr=59),
 # and how many of them are getppid() (nr=110) entries and exits:
-# "EVENTS GETPPIDS".
+# "EVENTS GETPPIDS".  TRACE is lkst/trace unless given.
 after_exec()
 {
-	grep -v '^#' "$LKST/trace" | awk -v p="$1" '
+	grep -v '^#' "${2:-$LKST/trace}" | awk -v p="$1" '
 		$4 != p { next }
 		{ n++; if (/ nr=110 /) g++ }
 		/SYSCALL_EXIT: nr=59 / { n = 0; g = 0 }
@@ -38,13 +38,41 @@ record_syscalls()
 	echo nt > "$LKST/maskset"
 }
 
-test_lkst_has_no_pid_list_of_its_own()
+test_the_lists_are_empty_at_first()
 {
-	for f in notrace_pids notrace_fork; do
-		[ ! -e "$LKST/$f" ] || { echo "# lkst/$f is still there"; return 1; }
-	done
 	expect set_event_notrace_pid "" "$(cat "$NP")" &&
+	expect set_event_pid "" "$(cat "$LKST_INST/set_event_pid")" &&
 	expect event-fork 0 "$(cat "$FORK")"
+}
+
+# A task in instances/lkst's list is left out of the default buffer only:
+# a user buffer follows the lists of its own instance, lkst.NAME.
+test_the_lists_are_each_buffers_own()
+{
+	grep -qx nb "$LKST/user_buffers" || echo nb >> "$LKST/user_buffers"
+	grep -qx nt2 "$LKST/user_masksets" || echo nt2 >> "$LKST/user_masksets"
+	printf 'SYSCALL_ENTRY DEFAULT\nSYSCALL_EXIT DEFAULT nb\n' > "$LKST/masksets/nt2"
+	echo 1 > "$LKST/clear"
+	echo nt2 > "$LKST/maskset"
+	sh -c "echo \$\$ > $TMP/pid; echo \$\$ >> $NP
+	       exec $LKST_DIR/lkst_bench syscall 100" > /dev/null
+	echo RNOTHING > "$LKST/maskset"
+	echo > "$NP"
+	pid=$(cat "$TMP/pid")
+	set -- $(after_exec "$pid" "$LKST/buffers/nb/trace")
+	last=$(grep -v '^#' "$LKST/trace" | awk -v p="$pid" '$4 == p' | tail -n 1)
+	rc=0
+	expect "getppid() exits in nb after the exec" 100 "$2" || rc=1
+	# its last entry in lkst: the write that listed it
+	case $last in
+	*"SYSCALL_ENTRY: nr=1 "*) ;;
+	*) echo "# last event of $pid in lkst: $last"; rc=1 ;;
+	esac
+	echo RNOTHING > "$LKST/maskset"
+	echo '#' > "$LKST/masksets/nt2"
+	echo '!nt2' >> "$LKST/user_masksets"
+	echo '!nb' >> "$LKST/user_buffers"
+	return $rc
 }
 
 test_a_listed_task_records_nothing_after_it_is_listed()
@@ -82,8 +110,12 @@ test_a_pid_leaves_the_list_when_its_task_exits()
 	echo 1 > "$FORK"
 	sh -c "echo \$\$ >> $NP; cat $NP > $TMP/list; echo \$\$ > $TMP/pid"
 	pid=$(cat "$TMP/pid")
-	sleep 0.2	# the task is freed after an RCU grace period
-	left=$(cat "$NP")
+	# the task is freed after an RCU grace period (lazy RCU: seconds)
+	for i in $(seq 50); do
+		left=$(cat "$NP")
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
 	echo 0 > "$FORK"
 	grep -qx "$pid" "$TMP/list" || { echo "# $pid was not listed"; return 1; }
 	expect set_event_notrace_pid "" "$left"
@@ -192,7 +224,8 @@ test_accounting_still_holds()
 }
 
 lkst_run_tests \
-	test_lkst_has_no_pid_list_of_its_own \
+	test_the_lists_are_empty_at_first \
+	test_the_lists_are_each_buffers_own \
 	test_a_listed_task_records_nothing_after_it_is_listed \
 	test_an_unlisted_task_is_recorded \
 	test_a_pid_leaves_the_list_when_its_task_exits \

@@ -419,6 +419,8 @@ record() {
 		> "$dir/badmask.out" 2> "$dir/badmask.err"
 	echo $? > "$dir/badmask.rc"
 	cat $ts/lkst/maskset > "$dir/maskset.after"
+	# every command took its pid out of the pid lists it put it in
+	cat $ts/instances/lkst/set_event_notrace_pid > "$dir/notrace.after" 2>&1
 }
 
 # run NAME CMD...: run a command of the tool, keep its output and status
@@ -1079,6 +1081,8 @@ check_phase() {
 		-a -s "$m/header_event" -a -s "$m/available_events" -a -s "$m/comm" \
 		-a -s "$m/cpu0.raw"
 	check "record: previous maskset restored" cmp -s "$dir/maskset.before" "$dir/maskset.after"
+	check "record, snapshot, watch, apply: no pid left in set_event_notrace_pid" \
+		test -f "$dir/notrace.after" -a ! -s "$dir/notrace.after"
 	check "record: kallsyms saved, with the kernel's addresses" \
 		python3 - "$m/kallsyms" <<-'EOF'
 		import sys
