@@ -3,29 +3,11 @@
  * LKST event buffers are trace instances: the default buffer is
  * instances/lkst, user buffer NAME is instances/lkst.NAME.  Their ring
  * buffer (per-CPU, lockless, resizable, an overwrite mode, CPU hotplug),
- * their size, overwrite option, tracing_on, per-CPU files, stats and
- * snapshot are ftrace's; lkst/ and lkst/buffers/NAME/ show the same state
- * under LKST's names.  LKST creates the instances and holds a reference
- * to them, so that rmdir gives -EBUSY while LKST uses them.
- *
- * What LKST adds is the name masksets route to, and the accounting that
- * makes every record a handler tried to write show up somewhere, per CPU:
- *
- *	written = read + entries + overrun + lost
- *
- * written	records attempted while the buffer was on (ours)
- * lost		reserve failures: full in stop mode, resize in progress,
- *		nested too deep (ours)
- * read		records consumed by readers (ring_buffer_read_events_cpu)
- * entries	records still in the buffer (ring_buffer_entries_cpu)
- * overrun	records overwritten in flight-recorder mode or dropped by a
- *		shrinking resize (ring_buffer_overrun_cpu)
- *
- * The identity holds because ring_buffer_entries_cpu() is defined as
- * committed - (overrun + read), and every successful reserve is committed.
- * written could be computed from the others; it is counted instead, for
- * three instructions a record, so that the identity checks the ring
- * buffer's counters rather than defining them.
+ * their size, options/overwrite, tracing_on, trace (O_TRUNC clears it),
+ * per-CPU files, stats (overrun, dropped events, read events, ...) and
+ * pid lists are ftrace's.  LKST creates the instances and holds a
+ * reference to them, so that rmdir gives -EBUSY while LKST uses them, and
+ * adds the name masksets route to.
  *
  * Lifetime: a buffer is on lkst_buffers while it can be named; table
  * entries pin it (->users, -EBUSY on removal); open files and
@@ -36,7 +18,6 @@
 
 #include <kunit/visibility.h>
 #include <linux/hardirq.h>
-#include <asm/local.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/seq_buf.h>
@@ -63,20 +44,23 @@ static struct lkst_buffer *lkst_default_buf;
  * @args:	LKST_NR_ARGS arguments
  *
  * The record is timestamped by the ring buffer and written to the buffer
- * of the current CPU.  Failures are counted in the buffer's per-CPU
- * statistics, so callers usually ignore the return value.
+ * of the current CPU.  A record the ring buffer refuses is counted in the
+ * buffer's per_cpu/cpuN/refused, so callers usually ignore the return
+ * value.
  *
  * Context: any, including NMI.  Does not sleep.
  * Return: 0; -EAGAIN if the buffer is off (tracing_on is 0), or if its
  * instance's pid lists keep out the task on the CPU (in task context,
- * whatever @pid says); -ENOBUFS if the record was lost (counted as lost).
+ * whatever @pid says); -ENOBUFS if the ring buffer refused the record
+ * (counted): full in stop mode, being resized or reset, the call nested
+ * too deep, or the CPU is not in the instance's tracing_cpumask.
  */
 int lkst_record(struct lkst_buffer *buf, unsigned int event, u8 handler,
 		pid_t pid, const u64 *args)
 {
 	int ret;
 
-	/* lkst_buffer_clear() waits for this preempt-disabled section. */
+	/* __lkst_buffers_clear() waits for this preempt-disabled section. */
 	preempt_disable_notrace();
 	ret = __lkst_record(buf, event, handler, pid, args);
 	preempt_enable_notrace();
@@ -150,7 +134,7 @@ static void lkst_buffer_release(struct kref *kref)
 		lkst_instance_release(buf->tr);
 	else
 		ring_buffer_free(buf->rb);
-	free_percpu(buf->cpu);
+	free_percpu(buf->refused);
 	kfree(buf);
 }
 
@@ -173,8 +157,8 @@ const char *lkst_buffer_name(const struct lkst_buffer *buf)
 }
 
 /*
- * The ring buffer records go to now: a snapshot of the instance swaps it
- * with the snapshot buffer, so callers must not keep it.
+ * The ring buffer records go to: the instance's (its snapshot, which
+ * would swap it, is refused, as LKST pins the instance).
  */
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf)
 {
@@ -188,12 +172,6 @@ bool lkst_buffer_is_on(struct lkst_buffer *buf)
 	return !buf->last_boot && !READ_ONCE(buf->tr->buffer_disabled);
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_is_on);
-
-/* The instance's options/overwrite */
-bool lkst_buffer_overwrite(struct lkst_buffer *buf)
-{
-	return buf->last_boot || buf->tr->trace_flags & TRACE_ITER(OVERWRITE);
-}
 
 static unsigned long lkst_buffer_entries(struct lkst_buffer *buf)
 {
@@ -242,8 +220,8 @@ static struct lkst_buffer *lkst_buffer_new(const char *name,
 	buf = kzalloc_obj(*buf, GFP_KERNEL_ACCOUNT);
 	if (!buf)
 		return NULL;
-	buf->cpu = alloc_percpu(struct lkst_buffer_cpu);
-	if (!buf->cpu) {
+	buf->refused = alloc_percpu_gfp(local_t, GFP_KERNEL_ACCOUNT);
+	if (!buf->refused) {
 		kfree(buf);
 		return NULL;
 	}
@@ -389,92 +367,12 @@ int __lkst_buffer_remove(struct lkst_buffer *buf)
 EXPORT_SYMBOL_IF_KUNIT(__lkst_buffer_remove);
 
 /**
- * lkst_buffer_stats - the per-CPU accounting of a buffer
- * @buf: the buffer
- * @cpu: the CPU
- * @st: filled in; see the comment at the top of this file
- *
- * Exact only while nobody writes to @cpu's buffer, as any snapshot is.
- */
-void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
-		       struct lkst_buffer_stats *st)
-{
-	struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
-	struct trace_buffer *rb = lkst_buffer_rb(buf);
-
-	st->entries = ring_buffer_entries_cpu(rb, cpu);
-	st->overrun = ring_buffer_overrun_cpu(rb, cpu);
-	st->read = ring_buffer_read_events_cpu(rb, cpu);
-	st->bytes = ring_buffer_bytes_cpu(rb, cpu);
-	st->lost = local_read(&c->lost);
-	st->written = local_read(&c->written);
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_stats);
-
-/*
- * Clearing a buffer: from __lkst_clear_begin() on, writers fail to
- * reserve and, seeing ->clearing, count nothing; after a grace period
- * that waited for the writers that reserved before, __lkst_clear_end()
- * resets the ring buffer and the counters together, so the accounting
- * identity holds throughout.  The ring buffer is the one of the begin,
- * should a snapshot swap the instance's meanwhile.
- */
-static void __lkst_clear_begin(struct lkst_buffer *buf)
-{
-	WRITE_ONCE(buf->clearing, true);
-	buf->clear_rb = READ_ONCE(buf->tr->array_buffer.buffer);
-	ring_buffer_record_disable(buf->clear_rb);
-}
-
-static void __lkst_clear_end(struct lkst_buffer *buf, bool snapshot)
-{
-	int cpu;
-
-	ring_buffer_reset(buf->clear_rb);
-#ifdef CONFIG_TRACER_SNAPSHOT
-	if (snapshot && buf->tr->allocated_snapshot)
-		ring_buffer_reset(buf->tr->snapshot_buffer.buffer);
-#endif
-	for_each_possible_cpu(cpu) {
-		struct lkst_buffer_cpu *c = per_cpu_ptr(buf->cpu, cpu);
-
-		local_set(&c->written, 0);
-		local_set(&c->lost, 0);
-	}
-	ring_buffer_record_enable(buf->clear_rb);
-	WRITE_ONCE(buf->clearing, false);
-}
-
-/**
- * lkst_buffer_clear - drop all records and zero the statistics
- * @buf: the buffer
- *
- * Writers are kept out while the ring buffer and the counters are reset
- * together, so the accounting identity still holds afterwards.
- *
- * Context: process context; takes lkst_mutex.
- * Return: 0; -ENODEV if @buf was removed.
- */
-int lkst_buffer_clear(struct lkst_buffer *buf)
-{
-	guard(mutex)(&lkst_mutex);
-	if (buf->removed || buf->last_boot)
-		return -ENODEV;
-	__lkst_clear_begin(buf);
-	/* Wait for the writers that reserved before. */
-	lkst_synchronize_readers();
-	__lkst_clear_end(buf, false);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_clear);
-
-/**
  * __lkst_buffers_clear - drop the records of every buffer
  *
  * Records of a dynamic event that was removed carry a type that ftrace
  * gives to the next event it registers, whose output would misread them:
- * ftrace clears its buffers for the same reason (clear_trace).  The
- * snapshot buffers go too.
+ * ftrace clears its buffers for the same reason (clear_trace).  LKST's
+ * instances have no snapshot buffer to clear: they refuse one.
  *
  * Context: process context, under lkst_mutex.
  */
@@ -484,11 +382,15 @@ void __lkst_buffers_clear(void)
 
 	lockdep_assert_held(&lkst_mutex);
 	list_for_each_entry(buf, &lkst_buffers, list)
-		__lkst_clear_begin(buf);
+		ring_buffer_record_disable(buf->tr->array_buffer.buffer);
+	/* Wait for the writers that reserved before. */
 	lkst_synchronize_readers();
-	list_for_each_entry(buf, &lkst_buffers, list)
-		__lkst_clear_end(buf, true);
+	list_for_each_entry(buf, &lkst_buffers, list) {
+		ring_buffer_reset(buf->tr->array_buffer.buffer);
+		ring_buffer_record_enable(buf->tr->array_buffer.buffer);
+	}
 }
+EXPORT_SYMBOL_IF_KUNIT(__lkst_buffers_clear);
 
 /**
  * lkst_buffer_resize - change the per-CPU size, also while recording
@@ -496,7 +398,7 @@ void __lkst_buffers_clear(void)
  * @size_kb: new per-CPU size in KiB
  *
  * Records dropped by shrinking count as overrun; records attempted while
- * the ring buffer is being resized count as lost.
+ * the ring buffer is being resized are refused, and counted so.
  *
  * Return: 0; -EINVAL if @size_kb is outside the bounds; -EPERM for a
  * persistent buffer (its size is set by reserve_mem=); -EBUSY while
@@ -537,45 +439,12 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 
-/* 1: overwrite the oldest records (flight recorder); 0: stop when full */
-int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on)
+/* per_cpu/cpuN/refused: see struct lkst_buffer */
+unsigned long lkst_buffer_refused(struct lkst_buffer *buf, int cpu)
 {
-	guard(mutex)(&lkst_mutex);
-	if (buf->removed || buf->last_boot)
-		return -ENODEV;
-	guard(mutex)(&trace_types_lock);
-	return set_tracer_flag(buf->tr, TRACE_ITER(OVERWRITE), on);
+	return local_read(per_cpu_ptr(buf->refused, cpu));
 }
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_overwrite);
-
-/*
- * Pause or resume recording, as a write to the instance's tracing_on does
- * (rb_simple_write()); records attempted while off are not counted.
- */
-int lkst_buffer_set_on(struct lkst_buffer *buf, bool on)
-{
-	struct trace_array *tr = buf->tr;
-
-	guard(mutex)(&lkst_mutex);
-	if (buf->removed || buf->last_boot)
-		return -ENODEV;
-	guard(mutex)(&trace_types_lock);
-	if (on == tracer_tracing_is_on(tr))
-		return 0;
-	if (on) {
-		tracer_tracing_on(tr);
-		if (tr->current_trace->start)
-			tr->current_trace->start(tr);
-	} else {
-		tracer_tracing_off(tr);
-		if (tr->current_trace->stop)
-			tr->current_trace->stop(tr);
-	}
-	/* Readers of an empty buffer that is off read end of file. */
-	ring_buffer_wake_waiters(tr->array_buffer.buffer, RING_BUFFER_ALL_CPUS);
-	return 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_set_on);
+EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_refused);
 
 /* Make blocked readers of raw check again whether to read end of file. */
 void lkst_buffers_wake_readers(void)

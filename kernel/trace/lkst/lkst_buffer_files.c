@@ -7,13 +7,14 @@
  *			(the trace_pipe_raw format, see header_page)
  *   per_cpu/cpuN/raw_copy  the same format, not consuming: the records
  *			held at open, while recording goes on
- *   per_cpu/cpuN/stats	per-CPU accounting, see lkst_buffer.c
+ *   per_cpu/cpuN/refused  records the ring buffer did not take, since the
+ *			buffer was created (lkst_record()'s -ENOBUFS)
  *   trace		all CPUs merged by time, human-readable, not
  *			consuming; opening it with O_TRUNC clears
  *   buffer_size_kb	per-CPU size, resizable while recording
- *   overwrite		1: flight recorder (default), 0: stop when full
- *   tracing_on		0 pauses recording without changing the maskset
- *   clear		any write drops all records and zeroes the stats
+ *
+ * The rest is the instance's: options/overwrite, tracing_on, the per-CPU
+ * stats, and its trace, which O_TRUNC clears as well.
  *
  * Files find their buffer through i_private and check under lkst_mutex
  * that the file was not removed before taking a reference: the buffer
@@ -368,49 +369,27 @@ static const struct file_operations lkst_raw_copy_fops = {
 	.release	= lkst_raw_copy_release,
 };
 
-/* per_cpu/cpuN/stats */
-
-static int lkst_stats_show(struct seq_file *m, void *v)
+/*
+ * per_cpu/cpuN/refused: the records the ring buffer refused on CPU N
+ * (lkst_record()'s -ENOBUFS), since the buffer was created
+ */
+static ssize_t lkst_refused_read(struct file *filp, char __user *ubuf,
+				 size_t cnt, loff_t *ppos)
 {
-	struct lkst_buffer_stats st;
+	int cpu = lkst_file_cpu(file_inode(filp));
+	char tmp[24];
+	int len;
 
-	lkst_buffer_stats(m->private, (long)m->file->f_inode->i_cdev - 1, &st);
-	seq_printf(m, "entries: %lu\n", st.entries);
-	seq_printf(m, "overrun: %lu\n", st.overrun);
-	seq_printf(m, "lost: %lu\n", st.lost);
-	seq_printf(m, "read: %lu\n", st.read);
-	seq_printf(m, "written: %lu\n", st.written);
-	seq_printf(m, "bytes: %lu\n", st.bytes);
-	return 0;
+	len = snprintf(tmp, sizeof(tmp), "%lu\n",
+		       lkst_buffer_refused(filp->private_data, cpu));
+	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
 }
 
-static int lkst_stats_open(struct inode *inode, struct file *filp)
-{
-	struct lkst_buffer *buf;
-	int ret;
-
-	ret = lkst_buf_open_get(inode, &buf);
-	if (ret)
-		return ret;
-	ret = single_open(filp, lkst_stats_show, buf);
-	if (ret)
-		lkst_buffer_put(buf);
-	return ret;
-}
-
-static int lkst_stats_release(struct inode *inode, struct file *filp)
-{
-	struct seq_file *m = filp->private_data;
-
-	lkst_buffer_put(m->private);
-	return single_release(inode, filp);
-}
-
-static const struct file_operations lkst_stats_fops = {
-	.open		= lkst_stats_open,
-	.read		= seq_read,
-	.llseek		= seq_lseek,
-	.release	= lkst_stats_release,
+static const struct file_operations lkst_refused_fops = {
+	.open		= lkst_buf_open,
+	.read		= lkst_refused_read,
+	.release	= lkst_buf_release,
+	.llseek		= default_llseek,
 };
 
 /* trace: merge the per-CPU iterators by timestamp */
@@ -602,10 +581,13 @@ static int lkst_trace_open(struct inode *inode, struct file *filp)
 	if (ret)
 		return ret;
 
-	/* The previous boot's records are cleared by the next boot only */
+	/*
+	 * As the instance's trace; the previous boot's records are cleared
+	 * by the next boot only.
+	 */
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC) &&
-	    !buf->last_boot)
-		lkst_buffer_clear(buf);
+	    !buf->last_boot && !READ_ONCE(buf->removed))
+		tracing_reset_online_cpus(&buf->tr->array_buffer);
 
 	if (!(filp->f_mode & FMODE_READ)) {
 		filp->private_data = buf;
@@ -678,7 +660,7 @@ static const struct file_operations lkst_last_boot_trace_fops = {
 	.release	= lkst_trace_release,
 };
 
-/* buffer_size_kb, overwrite, tracing_on, clear */
+/* buffer_size_kb */
 
 /* Where error_log says the error was: "buffers/NAME/FILE" or "FILE". */
 static void lkst_buf_loc(struct lkst_buffer *buf, const char *file,
@@ -762,85 +744,6 @@ static const struct file_operations lkst_size_fops = {
 	.llseek		= default_llseek,
 };
 
-static ssize_t lkst_bool_read(struct file *filp, char __user *ubuf,
-			      size_t cnt, loff_t *ppos, bool val)
-{
-	return simple_read_from_buffer(ubuf, cnt, ppos, val ? "1\n" : "0\n", 2);
-}
-
-static ssize_t lkst_overwrite_read(struct file *filp, char __user *ubuf,
-				   size_t cnt, loff_t *ppos)
-{
-	struct lkst_buffer *buf = filp->private_data;
-
-	return lkst_bool_read(filp, ubuf, cnt, ppos, lkst_buffer_overwrite(buf));
-}
-
-static ssize_t lkst_overwrite_write(struct file *filp, const char __user *ubuf,
-				    size_t cnt, loff_t *ppos)
-{
-	unsigned long val;
-	int ret;
-
-	/* As ftrace's tracing_on: a number, not zero means on */
-	ret = lkst_get_user_ulong(filp->private_data, "overwrite", ubuf, cnt, &val);
-	if (!ret)
-		ret = lkst_buffer_set_overwrite(filp->private_data, val);
-	return ret ? ret : cnt;
-}
-
-static const struct file_operations lkst_overwrite_fops = {
-	.open		= lkst_buf_open,
-	.read		= lkst_overwrite_read,
-	.write		= lkst_overwrite_write,
-	.release	= lkst_buf_release,
-	.llseek		= default_llseek,
-};
-
-static ssize_t lkst_on_read(struct file *filp, char __user *ubuf,
-			    size_t cnt, loff_t *ppos)
-{
-	struct lkst_buffer *buf = filp->private_data;
-
-	return lkst_bool_read(filp, ubuf, cnt, ppos, lkst_buffer_is_on(buf));
-}
-
-static ssize_t lkst_on_write(struct file *filp, const char __user *ubuf,
-			     size_t cnt, loff_t *ppos)
-{
-	unsigned long val;
-	int ret;
-
-	/* As ftrace's tracing_on: a number, not zero means on */
-	ret = lkst_get_user_ulong(filp->private_data, "tracing_on", ubuf, cnt, &val);
-	if (!ret)
-		ret = lkst_buffer_set_on(filp->private_data, val);
-	return ret ? ret : cnt;
-}
-
-static const struct file_operations lkst_on_fops = {
-	.open		= lkst_buf_open,
-	.read		= lkst_on_read,
-	.write		= lkst_on_write,
-	.release	= lkst_buf_release,
-	.llseek		= default_llseek,
-};
-
-static ssize_t lkst_clear_write(struct file *filp, const char __user *ubuf,
-				size_t cnt, loff_t *ppos)
-{
-	int ret = lkst_buffer_clear(filp->private_data);
-
-	return ret ? ret : cnt;
-}
-
-static const struct file_operations lkst_clear_fops = {
-	.open		= lkst_buf_open,
-	.write		= lkst_clear_write,
-	.release	= lkst_buf_release,
-	.llseek		= noop_llseek,
-};
-
 /**
  * __lkst_buffer_create_files - create the files of a buffer in @dir
  * @buf: the buffer
@@ -865,13 +768,7 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 	} else if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
 				      &lkst_trace_fops) ||
 		   !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, dir,
-				      buf, &lkst_size_fops) ||
-		   !trace_create_file("overwrite", TRACE_MODE_WRITE, dir, buf,
-				      &lkst_overwrite_fops) ||
-		   !trace_create_file("tracing_on", TRACE_MODE_WRITE, dir, buf,
-				      &lkst_on_fops) ||
-		   !trace_create_file("clear", TRACE_MODE_WRITE, dir, buf,
-				      &lkst_clear_fops)) {
+				      buf, &lkst_size_fops)) {
 		return -ENOMEM;
 	}
 
@@ -894,11 +791,11 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 		if (!f)
 			return -ENOMEM;
 		d_inode(f)->i_cdev = (void *)(cpu + 1L);
-		/* the accounting is of this boot's writes */
+		/* the count is of this boot's writes */
 		if (ro)
 			continue;
-		f = trace_create_file("stats", TRACE_MODE_READ, cpudir, buf,
-				      &lkst_stats_fops);
+		f = trace_create_file("refused", TRACE_MODE_READ, cpudir, buf,
+				      &lkst_refused_fops);
 		if (!f)
 			return -ENOMEM;
 		d_inode(f)->i_cdev = (void *)(cpu + 1L);

@@ -126,38 +126,34 @@ void lkst_handlers_print(struct seq_buf *s);
 #define LKST_BUF_MAX_KB		(256 << 10)
 #define LKST_BUF_DEFAULT_KB	256
 
-/* See lkst_buffer.c: our half of the accounting identity */
-struct lkst_buffer_cpu {
-	local_t			written;
-	local_t			lost;
-};
-
 /*
  * An LKST buffer is a trace instance: "lkst" for the default buffer,
  * "lkst.NAME" for user buffer NAME.  Its ring buffer, size, overwrite
- * mode and tracing_on are the instance's; LKST adds the name masksets
- * use, the pinning by masksets and open files, and its half of the
- * accounting.  The buffer of lkst/last_boot/ is read only: the instance
- * "lkst_last_boot" in the previous boot's memory or, with no records of
- * it to show, an empty ring buffer of no instance (@tr NULL, @rb set).
+ * mode, tracing_on and statistics are the instance's; LKST adds the name
+ * masksets use, the pinning by masksets and open files, and the count of
+ * the records the ring buffer refused (@refused: a full buffer in stop
+ * mode, which its stats count as dropped events too, and the refusals
+ * nothing else counts: a resize or a reset under way, the recursion
+ * guard, a CPU out of tracing_cpumask).  The buffer
+ * of lkst/last_boot/ is read only: the instance "lkst_last_boot" in the
+ * previous boot's memory or, with no records of it to show, an empty
+ * ring buffer of no instance (@tr NULL, @rb set).
  */
 struct lkst_buffer {
 	struct list_head	list;		/* on lkst_buffers */
 	char			name[LKST_NAME_MAX];
 	struct trace_array	*tr;		/* the instance, pinned */
 	struct trace_buffer	*rb;		/* an empty last_boot only */
-	struct lkst_buffer_cpu __percpu *cpu;
+	local_t __percpu	*refused;	/* never reset */
 	struct kref		kref;		/* open files, lkst_buffer_get() */
 	unsigned int		users;		/* table entries, under lkst_mutex */
 	bool			removed;	/* set under lkst_mutex */
-	bool			clearing;	/* see lkst_buffer_clear() */
 	bool			last_boot;	/* lkst/last_boot/: read only */
 	bool			persistent;	/* in reserve_mem: fixed size */
 	/* the last size LKST set, and the instance's entries that gave */
 	unsigned long		size_kb;
 	unsigned long		size_entries;
 	struct mutex		resize_lock;	/* of the two */
-	struct trace_buffer	*clear_rb;	/* under lkst_mutex */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
 
@@ -306,23 +302,21 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 
 	if (lkst_ignore_pid(tr, preempt_count() - pc_sub))
 		return -EAGAIN;
-	/* Read each time: the instance's snapshot swaps it. */
+	/* Read each time: it is the instance's, which its files change. */
 	rb = READ_ONCE(tr->array_buffer.buffer);
 	ev = ring_buffer_reserve_fast(rb, sizeof(struct lkst_record));
 	if (unlikely(!ev)) {
-		/* tracing_on is 0, or a clear: not attempted, not counted */
-		if (!ring_buffer_record_is_set_on(rb) || READ_ONCE(buf->clearing))
+		/*
+		 * -EAGAIN: tracing_on is 0, not counted.  -ENOBUFS, counted
+		 * as refused: full in stop mode (also a dropped event in the
+		 * instance's stats), a resize or a reset under way, nested
+		 * too deep, a CPU out of tracing_cpumask.
+		 */
+		if (!ring_buffer_record_is_set_on(rb))
 			return -EAGAIN;
-		local_inc(this_cpu_ptr(&buf->cpu->written));
-		local_inc(this_cpu_ptr(&buf->cpu->lost));
+		local_inc(this_cpu_ptr(buf->refused));
 		return -ENOBUFS;
 	}
-	/*
-	 * Counted independently of the ring buffer, so that the accounting
-	 * identity checks the ring buffer's counters rather than defining
-	 * them (three instructions).
-	 */
-	local_inc(this_cpu_ptr(&buf->cpu->written));
 	if (pid == LKST_PID_CURRENT)
 		pid = current->pid;
 	rec = ring_buffer_event_data(ev);
@@ -360,34 +354,18 @@ int __lkst_buffer_remove(struct lkst_buffer *buf);
 const char *lkst_buffer_name(const struct lkst_buffer *buf);
 void __lkst_buffer_pin(struct lkst_buffer *buf);
 void __lkst_buffer_unpin(struct lkst_buffer *buf);
-int lkst_buffer_clear(struct lkst_buffer *buf);
 int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
-int lkst_buffer_set_overwrite(struct lkst_buffer *buf, bool on);
-int lkst_buffer_set_on(struct lkst_buffer *buf, bool on);
 int lkst_buffers_init(void);
 struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
 				     struct trace_buffer *rb);
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 bool lkst_buffer_is_on(struct lkst_buffer *buf);
-bool lkst_buffer_overwrite(struct lkst_buffer *buf);
+unsigned long lkst_buffer_refused(struct lkst_buffer *buf, int cpu);
 unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf);
 struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 					 unsigned long start, unsigned long range);
 bool lkst_instance_exists(const char *name);
-
-/* Per-CPU accounting: written == read + entries + overrun + lost */
-struct lkst_buffer_stats {
-	unsigned long	entries;
-	unsigned long	overrun;
-	unsigned long	lost;
-	unsigned long	read;
-	unsigned long	written;
-	unsigned long	bytes;
-};
-
-void lkst_buffer_stats(struct lkst_buffer *buf, int cpu,
-		       struct lkst_buffer_stats *st);
 
 void lkst_user_buffers_print(struct seq_buf *s);
 unsigned int lkst_user_buffers_count(void);

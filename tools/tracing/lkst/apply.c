@@ -690,16 +690,19 @@ static int conf_apply(struct conf *c, const char *buffers, const char *masksets)
 	for (i = 0; i < c->nr_buffers; i++) {
 		struct conf_buffer *b = &c->buffers[i];
 
-		snprintf(file, sizeof(file), "buffers/%s/", b->name);
+		/* the instance's option (paths are relative to lkst/) */
+		snprintf(file, sizeof(file), "../instances/lkst.%s/options/", b->name);
 		if (b->overwrite >= 0 &&
 		    apply_setting(c, &log, file, "overwrite", b->overwrite, b->overwrite_line))
 			goto fail;
+		snprintf(file, sizeof(file), "buffers/%s/", b->name);
 		if (b->size_kb >= 0 &&
 		    apply_setting(c, &log, file, "buffer_size_kb", b->size_kb, b->size_line))
 			goto fail;
 	}
 	if (c->deflt.overwrite >= 0 &&
-	    apply_setting(c, &log, "", "overwrite", c->deflt.overwrite, c->deflt.overwrite_line))
+	    apply_setting(c, &log, "../instances/lkst/options/", "overwrite",
+			  c->deflt.overwrite, c->deflt.overwrite_line))
 		goto fail;
 	if (c->deflt.size_kb >= 0 &&
 	    apply_setting(c, &log, "", "buffer_size_kb", c->deflt.size_kb, c->deflt.size_line))

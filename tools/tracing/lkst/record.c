@@ -46,6 +46,7 @@ struct lkst_cpu {
 	unsigned long long bytes;	/* all written */
 	unsigned long	rotated_out;	/* records in the files removed */
 	unsigned long	rotated_files;
+	unsigned long long refused;	/* per_cpu/cpuN/refused at the start */
 	bool		eof;
 };
 
@@ -141,19 +142,77 @@ static char *lkst_lkst_file(const char *name)
 	return tracefs_instance_get_file(NULL, path);
 }
 
-/* Read a tracefs lkst file; NULL with a message on failure */
-static char *lkst_tracefs_read(const char *name)
+/* Read @rel under the tracing directory; NULL with a message on failure */
+static char *lkst_tracing_read(const char *rel)
 {
-	char *path = lkst_lkst_file(name);
+	char *path = tracefs_instance_get_file(NULL, rel);
 	char *buf = NULL;
 	int ret = -ENOMEM;
 
 	if (path)
 		ret = lkst_read_file(path, &buf, NULL);
 	if (ret)
-		lkst_err("%s: %s", path ? path : name, strerror(-ret));
+		lkst_err("%s: %s", path ? path : rel, strerror(-ret));
 	tracefs_put_tracing_file(path);
 	return ret ? NULL : buf;
+}
+
+/*
+ * lkst/[buffers/NAME/]per_cpu/cpuN/refused: the records the ring buffer
+ * refused, which only grows; 0 if the kernel has no such file
+ */
+static unsigned long long lkst_refused_read(const char *bufdir, int cpu)
+{
+	char rel[160], *buf;
+	unsigned long long v = 0;
+
+	snprintf(rel, sizeof(rel), LKST_TRACEFS_DIR "/%sper_cpu/cpu%d/refused",
+		 bufdir, cpu);
+	buf = lkst_tracing_read(rel);
+	if (buf)
+		v = strtoull(buf, NULL, 10);
+	free(buf);
+	return v;
+}
+
+/* The stats of @cpu in instance @inst ("lkst", "lkst.NAME"), as text */
+static char *lkst_stats_read(const char *inst, int cpu)
+{
+	char rel[160];
+
+	snprintf(rel, sizeof(rel), "instances/%s/per_cpu/cpu%d/stats", inst, cpu);
+	return lkst_tracing_read(rel);
+}
+
+/*
+ * Drop the records of the default buffer, as "> trace" of its instance
+ * does; 0 or -errno with a message.
+ */
+static int lkst_clear(void)
+{
+	char *path = tracefs_instance_get_file(NULL, "instances/" LKST_INSTANCE "/trace");
+	int fd, ret = -ENOMEM;
+
+	if (path) {
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		ret = fd < 0 ? -errno : 0;
+		if (fd >= 0)
+			close(fd);
+	}
+	if (ret)
+		lkst_err("clearing %s: %s", path ? path : "instances/" LKST_INSTANCE "/trace",
+			 strerror(-ret));
+	tracefs_put_tracing_file(path);
+	return ret;
+}
+
+/* Read a tracefs lkst file; NULL with a message on failure */
+static char *lkst_tracefs_read(const char *name)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), LKST_TRACEFS_DIR "/%s", name);
+	return lkst_tracing_read(rel);
 }
 
 static int lkst_tracefs_write(const char *name, const char *val)
@@ -725,8 +784,8 @@ static bool lkst_report_stats(struct lkst_rec *r)
 {
 	unsigned long long total = 0, bytes = 0, overrun = 0, lost = 0;
 	unsigned long long kept_all = 0, rot_all = 0, own_all = 0, files = 0;
-	unsigned long long v, read, ovr, lst;
-	char name[64], *buf, *p, *save = NULL;
+	unsigned long long v, read, ovr, lst, cov;
+	char *buf, *p, *save = NULL;
 	unsigned long kept, own;
 	bool ok = true;
 	int i;
@@ -734,23 +793,29 @@ static bool lkst_report_stats(struct lkst_rec *r)
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct lkst_cpu *c = &r->cpus[i];
 
-		snprintf(name, sizeof(name), "per_cpu/cpu%d/stats", c->cpu);
-		buf = lkst_tracefs_read(name);
+		buf = lkst_stats_read(LKST_INSTANCE, c->cpu);
 		if (!buf)
 			continue;
 		read = 0;
 		ovr = 0;
-		lst = 0;
+		cov = 0;
 		for (p = strtok_r(buf, "\n", &save); p;
 		     p = strtok_r(NULL, "\n", &save)) {
-			if (sscanf(p, "read: %llu", &v) == 1)
+			if (sscanf(p, "read events: %llu", &v) == 1)
 				read = v;
 			else if (sscanf(p, "overrun: %llu", &v) == 1)
 				ovr = v;
-			else if (sscanf(p, "lost: %llu", &v) == 1)
-				lst = v;
+			else if (sscanf(p, "commit overrun: %llu", &v) == 1)
+				cov = v;
 		}
 		free(buf);
+		/*
+		 * Lost: overwritten before they were read (overrun, and the
+		 * commit overrun of a writer that lapped a nested one), or
+		 * refused (a full buffer in stop mode, a resize, ...)
+		 */
+		ovr += cov;
+		lst = lkst_refused_read("", c->cpu) - c->refused;
 		lkst_count_kept(r, c, &kept, &own);
 		printf("  cpu%-3d %10llu events read: %10lu kept, %8lu rotated out;"
 		       " %8llu overwritten, %8llu dropped\n",
@@ -1869,8 +1934,10 @@ out_conf:
 		lkst_err("pipe: %s", strerror(errno));
 		goto out_sig;
 	}
-	if (lkst_tracefs_write("clear", "1") || lkst_open_cpus(r))
+	if (lkst_clear() || lkst_open_cpus(r))
 		goto out_cpus;
+	for (opt = 0; opt < r->nr_cpus; opt++)
+		r->cpus[opt].refused = lkst_refused_read("", r->cpus[opt].cpu);
 	r->self = getpid();
 	if (!r->no_filter) {
 		if (!lkst_notrace(r->self, true))
@@ -2004,13 +2071,16 @@ static void lkst_snapshot_usage(FILE *f)
 		"  -h, --help        this text\n");
 }
 
-static int lkst_snap_stats_read(const char *bufdir, int cpu,
+/*
+ * The stats of @cpu in instance @inst, and its refused count in LKST's
+ * directory @bufdir ("" or "buffers/NAME/"): the lost records
+ */
+static int lkst_snap_stats_read(const char *inst, const char *bufdir, int cpu,
 				struct lkst_snap_stats *st)
 {
-	char name[160], val[32], *buf;
+	char val[32], *buf;
 
-	snprintf(name, sizeof(name), "%sper_cpu/cpu%d/stats", bufdir, cpu);
-	buf = lkst_tracefs_read(name);
+	buf = lkst_stats_read(inst, cpu);
 	if (!buf)
 		return -1;
 	memset(st, 0, sizeof(*st));
@@ -2018,9 +2088,8 @@ static int lkst_snap_stats_read(const char *bufdir, int cpu,
 		st->entries = strtoul(val, NULL, 10);
 	if (lkst_info_value(buf, "overrun", val, sizeof(val)))
 		st->overrun = strtoul(val, NULL, 10);
-	if (lkst_info_value(buf, "lost", val, sizeof(val)))
-		st->lost = strtoul(val, NULL, 10);
-	if (lkst_info_value(buf, "read", val, sizeof(val)))
+	st->lost = lkst_refused_read(bufdir, cpu);
+	if (lkst_info_value(buf, "read events", val, sizeof(val)))
 		st->read = strtoul(val, NULL, 10);
 	free(buf);
 	return 0;
@@ -2136,7 +2205,7 @@ static int lkst_snapshot_buffer(const char *dir, const char *name)
 		memset(c, 0, sizeof(*c));
 		c->cpu = i;
 		c->in = -1;
-		if (lkst_snap_stats_read(bufdir, i, &c->before))
+		if (lkst_snap_stats_read(instance, bufdir, i, &c->before))
 			goto out;
 	}
 	for (i = 0; i < nr; i++) {
@@ -2158,7 +2227,8 @@ static int lkst_snapshot_buffer(const char *dir, const char *name)
 		c->bytes = lkst_snap_copy(dir, c);
 		close(c->in);
 		c->in = -1;
-		if (c->bytes < 0 || lkst_snap_stats_read(bufdir, c->cpu, &c->after))
+		if (c->bytes < 0 ||
+		    lkst_snap_stats_read(instance, bufdir, c->cpu, &c->after))
 			goto out;
 	}
 	if (lkst_copy_meta(&r, instance) || lkst_snap_comm(&r))

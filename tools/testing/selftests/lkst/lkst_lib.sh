@@ -113,14 +113,31 @@ lkst_reset()
 	true > "$LKST_INST/set_event_pid"
 	true > "$LKST_INST/set_event_notrace_pid"
 	echo 0 > "$LKST_INST/options/event-fork"
-	echo 1 > "$LKST/overwrite"
-	echo 1 > "$LKST/tracing_on"
+	echo 1 > "$LKST_INST/options/overwrite"
+	echo 1 > "$LKST_INST/tracing_on"
 	# a persistent default buffer (lkst.persist=) has a fixed size
 	grep -qx 'recording: this boot records into reserve_mem' \
 		"$LKST/last_boot/info" 2> /dev/null ||
 		echo 256 > "$LKST/buffer_size_kb"
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	true > "$TRACING/error_log"
+}
+
+# The instance of user buffer NAME, or of the default buffer
+lkst_inst()
+{
+	if [ -n "${1:-}" ]; then
+		echo "$TRACING/instances/lkst.$1"
+	else
+		echo "$LKST_INST"
+	fi
+}
+
+# Drop the records of the default buffer, or of user buffer NAME, as
+# "> trace" of its instance does.
+lkst_clear()
+{
+	: > "$(lkst_inst "${1:-}")/trace"
 }
 
 # Load a sample module; a kernel without it skips the test point.
@@ -140,27 +157,39 @@ handler_id()
 	awk -v n="$1" '$2 == n { print $1 }' "$LKST/available_handlers"
 }
 
-# Sum of one per-CPU statistic over all CPUs of a buffer directory.
+# Sum of one per-CPU statistic of an instance ("entries", "overrun",
+# "dropped events", "read events", ...) over all its CPUs.
 stat_sum()
 {
-	cat "$1"/per_cpu/cpu*/stats | awk -v k="$2:" '$1 == k { s += $2 } END { print s + 0 }'
+	cat "$1"/per_cpu/cpu*/stats |
+		awk -F': ' -v k="$2" '$1 == k { s += $2 } END { print s + 0 }'
 }
 
-# written = read + entries + overrun + lost on every CPU of buffer dir $1.
-identity_holds()
+# Every record committed to instance $1 since it was cleared: those in it,
+# overwritten and consumed.
+stat_committed()
 {
-	ok=0
-	for s in "$1"/per_cpu/cpu*/stats; do
-		line=$(awk '{ v[$1] = $2 } END {
-			printf "%d %d %d %d %d", v["written:"], v["read:"],
-				v["entries:"], v["overrun:"], v["lost:"] }' "$s")
-		set -- "$1" $line
-		if [ "$2" -ne $(($3 + $4 + $5 + $6)) ]; then
-			echo "# $s: written $2 != read $3 + entries $4 + overrun $5 + lost $6"
-			ok=1
-		fi
-	done
-	return $ok
+	echo $(($(stat_sum "$1" entries) + $(stat_sum "$1" overrun) +
+		$(stat_sum "$1" "read events")))
+}
+
+# The records the ring buffer refused, over all CPUs of the LKST buffer
+# directory $1 (lkst/ or lkst/buffers/NAME/): per_cpu/cpuN/refused, which
+# only grows.
+refused_sum()
+{
+	cat "$1"/per_cpu/cpu*/refused | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# No record was refused in buffer directory $1 since refused_sum read
+# $2: what a flight recorder (overwrite mode) does when nothing resizes
+# or resets it, as it loses the oldest records as overrun instead.
+nothing_refused()
+{
+	r=$(refused_sum "$1")
+	[ "$r" -eq "$2" ] && return 0
+	echo "# $1: $((r - $2)) records refused"
+	return 1
 }
 
 # Some work that makes every kind of process event, on both CPUs.

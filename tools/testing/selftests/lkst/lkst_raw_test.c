@@ -27,6 +27,7 @@
 #include "../kselftest_harness.h"
 
 #define LKST		"/sys/kernel/tracing/lkst"
+#define INST		"/sys/kernel/tracing/instances/lkst"	/* its buffer's */
 #define MASKSET		"lkst_raw_test"
 #define MAX_CPUS	64
 #define MAX_RECS	4096
@@ -64,6 +65,17 @@ static int write_str(const char *path, const char *s)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+/* Drop the default buffer's records: "> trace" of its instance */
+static int clear_buffer(void)
+{
+	int fd = open(INST "/trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
 }
 
 static char *slurp(const char *path)
@@ -352,14 +364,14 @@ FIXTURE_SETUP(lkst_raw)
 	ASSERT_EQ(0, write_str(LKST "/user_masksets", MASKSET));
 	ASSERT_EQ(0, write_str(LKST "/masksets/" MASKSET,
 			       "PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT\n"));
-	ASSERT_EQ(0, write_str(LKST "/clear", "1"));
+	ASSERT_EQ(0, clear_buffer());
 }
 
 FIXTURE_TEARDOWN(lkst_raw)
 {
 	write_str(LKST "/maskset", "RNOTHING");
 	write_str(LKST "/user_masksets", "!" MASKSET);
-	write_str(LKST "/clear", "1");
+	clear_buffer();
 }
 
 TEST_F(lkst_raw, records_of_a_child_have_its_pid)
@@ -428,7 +440,7 @@ static unsigned long stat_of(int cpu, const char *key)
 	char path[128], *text, *p;
 	unsigned long v = ~0UL;
 
-	snprintf(path, sizeof(path), LKST "/per_cpu/cpu%d/stats", cpu);
+	snprintf(path, sizeof(path), INST "/per_cpu/cpu%d/stats", cpu);
 	text = slurp(path);
 	p = text ? strstr(text, key) : NULL;
 	if (p)
@@ -454,7 +466,7 @@ TEST_F(lkst_raw, raw_copy_gives_raws_records_without_consuming_them)
 	ASSERT_GE(n1, 40);
 	for (i = 0; i < 20; i++)
 		EXPECT_EQ(2, count_child(&self->l, copy, n1, children[i]));
-	EXPECT_EQ(0, stat_of(0, "read: "));
+	EXPECT_EQ(0, stat_of(0, "read events: "));
 	n2 = read_all_file(&self->l, "raw_copy", self->recs, MAX_RECS);
 	ASSERT_EQ(n1, n2);
 	EXPECT_EQ(0, memcmp(copy, self->recs, n1 * sizeof(*copy)));
@@ -496,7 +508,7 @@ TEST_F(lkst_raw, raw_copy_holds_what_was_recorded_at_open)
 	ASSERT_GE(n, 2);
 	EXPECT_EQ(2, count_child(&self->l, copy, n, before));
 	EXPECT_EQ(0, count_child(&self->l, copy, n, after));
-	EXPECT_EQ(0, stat_of(0, "read: "));
+	EXPECT_EQ(0, stat_of(0, "read events: "));
 
 	n = read_all(&self->l, self->recs, MAX_RECS);
 	EXPECT_EQ(2, count_child(&self->l, self->recs, n, before));

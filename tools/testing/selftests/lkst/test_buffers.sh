@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# LKST event buffers: the accounting identity
-#	written = read + entries + overrun + lost
-# on every CPU after bursts that overflow the buffer in both modes, sizes
-# and resizing while recording, user buffers and their lifetime.
+# LKST event buffers: what bursts that overflow a buffer in either mode
+# leave in its instance's stats (overrun in a flight recorder, dropped
+# events when it stops when full), sizes and resizing while recording,
+# user buffers and their lifetime.
 
 . "$(dirname "$0")/lkst_lib.sh"
 
@@ -15,10 +15,12 @@ B=$LKST/buffers
 NL='
 '
 
-# Overflow the smallest buffer with RALL, then consume a page of cpu0.
+# Overflow the smallest buffer with RALL, then consume a page of cpu0;
+# R0 is what was refused before.
 burst()
 {
-	echo 1 > "$LKST/clear"
+	lkst_clear
+	R0=$(refused_sum "$LKST")
 	echo 8 > "$LKST/buffer_size_kb"
 	echo RALL > "$LKST/maskset"
 	workload 20
@@ -27,55 +29,51 @@ burst()
 	sleep 0.1
 	dd if="$LKST/per_cpu/cpu0/raw" of=/dev/null bs=4096 count=1 \
 		iflag=nonblock 2> /dev/null
-	for k in written read entries overrun lost; do
-		printf '%s %s ' $k "$(stat_sum "$LKST" $k)"
-	done | sed 's/^/# /; s/ $/\n/'
+	for k in entries overrun "dropped events" "read events"; do
+		printf '%s: %s, ' "$k" "$(stat_sum "$LKST_INST" "$k")"
+	done | sed 's/^/# /; s/, $/\n/'
+	echo "# refused: $(($(refused_sum "$LKST") - R0))"
 
 }
 
 test_overwrite_mode_is_the_default()
 {
-	expect overwrite 1 "$(cat "$LKST/overwrite")"
-}
-
-test_accounting_identity_holds_after_overflow_in_overwrite_mode()
-{
-	echo 1 > "$LKST/overwrite"
-	burst
-	identity_holds "$LKST"
+	expect overwrite 1 "$(cat "$LKST_INST/options/overwrite")"
 }
 
 test_overwrite_mode_counts_overwritten_records_as_overrun()
 {
-	[ "$(stat_sum "$LKST" overrun)" -gt 0 ] &&
-	expect lost 0 "$(stat_sum "$LKST" lost)"
+	echo 1 > "$LKST_INST/options/overwrite"
+	burst
+	[ "$(stat_sum "$LKST_INST" overrun)" -gt 0 ] &&
+	expect "dropped events" 0 "$(stat_sum "$LKST_INST" "dropped events")" &&
+	nothing_refused "$LKST" "$R0"
 }
 
 test_consuming_reads_are_counted_as_read()
 {
-	[ "$(stat_sum "$LKST" read)" -gt 0 ]
+	[ "$(stat_sum "$LKST_INST" "read events")" -gt 0 ]
 }
 
-test_accounting_identity_holds_after_overflow_in_stop_mode()
+test_stop_mode_counts_refused_records_as_dropped_events()
 {
-	echo 0 > "$LKST/overwrite"
+	echo 0 > "$LKST_INST/options/overwrite"
 	burst
-	echo 1 > "$LKST/overwrite"
-	identity_holds "$LKST"
+	echo 1 > "$LKST_INST/options/overwrite"
+	d=$(stat_sum "$LKST_INST" "dropped events")
+	[ "$d" -gt 0 ] &&
+	expect overrun 0 "$(stat_sum "$LKST_INST" overrun)" &&
+	# each refused record is counted in both
+	expect refused "$d" "$(($(refused_sum "$LKST") - R0))"
 }
 
-test_stop_mode_counts_dropped_records_as_lost()
+test_clearing_the_instance_drops_the_records_and_zeroes_the_stats()
 {
-	[ "$(stat_sum "$LKST" lost)" -gt 0 ] &&
-	expect overrun 0 "$(stat_sum "$LKST" overrun)"
-}
-
-test_clear_drops_the_records_and_zeroes_the_statistics()
-{
-	echo 1 > "$LKST/clear"
-	for k in written read entries overrun lost; do
-		expect "$k" 0 "$(stat_sum "$LKST" $k)" || return 1
+	lkst_clear
+	for k in entries overrun "dropped events" "read events"; do
+		expect "$k" 0 "$(stat_sum "$LKST_INST" "$k")" || return 1
 	done
+	expect lines 0 "$(grep -vc '^#' "$LKST/trace")"
 }
 
 test_buffer_size_kb_reads_back_a_new_size()
@@ -95,10 +93,10 @@ test_bad_buffer_sizes_are_rejected_with_EINVAL()
 	error_log_has "buffer_size_kb: error: Size out of range"
 }
 
-test_resizing_while_recording_keeps_recording_and_the_identity()
+test_resizing_while_recording_keeps_recording()
 {
 	dmesg_mark
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RALL > "$LKST/maskset"
 	workload 1000 &
 	load=$!
@@ -112,8 +110,8 @@ test_resizing_while_recording_keeps_recording_and_the_identity()
 	echo RNOTHING > "$LKST/maskset"
 	sleep 0.1
 	expect size 256 "$(cat "$LKST/buffer_size_kb")" &&
-	[ "$(stat_sum "$LKST" entries)" -gt 0 ] &&
-	identity_holds "$LKST" &&
+	[ "$(stat_sum "$LKST_INST" entries)" -gt 0 ] &&
+	expect "dropped events" 0 "$(stat_sum "$LKST_INST" "dropped events")" &&
 	dmesg_clean
 }
 
@@ -121,9 +119,12 @@ test_appending_to_user_buffers_creates_a_buffer_with_its_files()
 {
 	expect create OK "$(lkst_w -a "$LKST/user_buffers" b1)" &&
 	expect user_buffers b1 "$(cat "$LKST/user_buffers")" || return 1
-	for f in trace buffer_size_kb overwrite tracing_on clear \
-		 per_cpu/cpu0/raw per_cpu/cpu0/stats; do
+	for f in trace buffer_size_kb per_cpu/cpu0/raw per_cpu/cpu0/raw_copy \
+		 per_cpu/cpu0/refused; do
 		[ -f "$B/b1/$f" ] || { echo "# missing $f"; return 1; }
+	done
+	for f in tracing_on options/overwrite per_cpu/cpu0/stats; do
+		[ -f "$(lkst_inst b1)/$f" ] || { echo "# missing lkst.b1/$f"; return 1; }
 	done
 }
 
@@ -153,7 +154,7 @@ test_a_maskset_line_routes_its_event_to_the_named_buffer()
 	lkst_w -a "$LKST/user_masksets" tob1 > /dev/null
 	table="PROCESS_EXEC DEFAULT b1${NL}PROCESS_EXIT DEFAULT"
 	expect write OK "$(lkst_w -t "$LKST/masksets/tob1" "$table")" || return 1
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo tob1 > "$LKST/maskset"
 	/bin/true &
 	pid=$!
@@ -180,11 +181,11 @@ test_truncating_user_buffers_while_one_is_used_fails_with_EBUSY()
 test_user_buffers_have_their_own_size_and_mode()
 {
 	echo 32 > "$B/b1/buffer_size_kb"
-	echo 0 > "$B/b1/overwrite"
+	echo 0 > "$(lkst_inst b1)/options/overwrite"
 	expect size 32 "$(cat "$B/b1/buffer_size_kb")" &&
-	expect overwrite 0 "$(cat "$B/b1/overwrite")" &&
+	expect overwrite 0 "$(cat "$(lkst_inst b1)/options/overwrite")" &&
 	expect "default size" 256 "$(cat "$LKST/buffer_size_kb")" &&
-	expect "default overwrite" 1 "$(cat "$LKST/overwrite")"
+	expect "default overwrite" 1 "$(cat "$LKST_INST/options/overwrite")"
 }
 
 test_a_buffer_no_longer_named_by_a_maskset_can_be_removed()
@@ -209,15 +210,13 @@ test_removing_a_buffer_while_its_raw_file_is_open_is_safe()
 
 lkst_run_tests \
 	test_overwrite_mode_is_the_default \
-	test_accounting_identity_holds_after_overflow_in_overwrite_mode \
 	test_overwrite_mode_counts_overwritten_records_as_overrun \
 	test_consuming_reads_are_counted_as_read \
-	test_accounting_identity_holds_after_overflow_in_stop_mode \
-	test_stop_mode_counts_dropped_records_as_lost \
-	test_clear_drops_the_records_and_zeroes_the_statistics \
+	test_stop_mode_counts_refused_records_as_dropped_events \
+	test_clearing_the_instance_drops_the_records_and_zeroes_the_stats \
 	test_buffer_size_kb_reads_back_a_new_size \
 	test_bad_buffer_sizes_are_rejected_with_EINVAL \
-	test_resizing_while_recording_keeps_recording_and_the_identity \
+	test_resizing_while_recording_keeps_recording \
 	test_appending_to_user_buffers_creates_a_buffer_with_its_files \
 	test_creating_an_existing_buffer_fails_with_EEXIST \
 	test_bad_buffer_names_are_rejected_with_EINVAL \

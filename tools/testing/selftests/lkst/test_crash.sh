@@ -60,11 +60,11 @@ test_setting_dump_on_oops_does_not_change_the_records()
 {
 	echo RNOTHING > "$LKST/maskset"
 	sleep 0.1
-	a=$(stat_sum "$LKST" entries)
+	a=$(stat_sum "$LKST_INST" entries)
 	echo 0 > "$D"
 	echo 20 > "$D"
-	expect entries "$a" "$(stat_sum "$LKST" entries)" &&
-	expect read 0 "$(stat_sum "$LKST" read)" && dmesg_clean
+	expect entries "$a" "$(stat_sum "$LKST_INST" entries)" &&
+	expect "read events" 0 "$(stat_sum "$LKST_INST" "read events")" && dmesg_clean
 	rc=$?
 	echo "$old" > "$D"
 	return $rc

@@ -158,7 +158,7 @@ test_open_flags_in_the_trace_text()
 	# the file name, a user string, in the argument slots
 	echo 'p:SELFTEST_NAME do_sys_openat2 name=+0($arg2):ustring' >> "$DE"
 	route dyn SELFTEST_OPEN SELFTEST_OPENED SELFTEST_NAME
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo dyn > "$LKST/maskset"
 	# O_WRONLY|O_CREAT|O_TRUNC and the kernel's O_LARGEFILE, mode 0666
 	pid=$(sh -c ": > $TMP/file; echo \$\$")
@@ -252,7 +252,7 @@ test_switch_storm_with_dynamic_events()
 	echo RNOTHING > "$LKST/maskset"
 	n=$(grep -c 'SELFTEST_READ: count=' "$LKST/trace")
 	echo "# $n SELFTEST_READ records"
-	[ "$n" -gt 0 ] && identity_holds "$LKST" && dmesg_clean
+	[ "$n" -gt 0 ] && dmesg_clean
 }
 
 test_probed_module_stays_until_the_event_is_removed()
@@ -278,7 +278,7 @@ test_worked_example_finds_the_timer_on_a_freed_object()
 	echo 'p:VICTIM_FREE victim_obj_free obj=$arg1 id=$arg2:u64' > "$DE"
 	echo 'p:VICTIM_USE victim_obj_use obj=$arg1 id=$arg2:u64' >> "$DE"
 	route hunt VICTIM_FREE VICTIM_USE
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo hunt > "$LKST/maskset"
 	echo 20 > /sys/module/lkst_timer_victim/parameters/run
 	sleep 0.2

@@ -30,12 +30,22 @@ test_the_default_buffer_is_the_instance_lkst()
 	[ -d "$I" ]
 }
 
-test_tracing_on_is_one_state_in_lkst_and_the_instance()
+# tracing_on 0 of the instance: LKST's raw of an empty buffer reads end
+# of file, and nothing is recorded while a maskset is current
+test_the_instances_tracing_on_pauses_lkst()
 {
-	echo 0 > "$LKST/tracing_on"
-	expect "instance tracing_on" 0 "$(cat "$I/tracing_on")" || return 1
+	lkst_clear
+	echo 0 > "$I/tracing_on"
+	echo RALL > "$LKST/maskset"
+	workload 2
+	n=$(stat_committed "$I")
+	# RALL is current: only tracing_on 0 makes the empty raw end
+	timeout 5 cat "$LKST/per_cpu/cpu0/raw" > /dev/null
+	rc=$?
+	echo RNOTHING > "$LKST/maskset"
 	echo 1 > "$I/tracing_on"
-	expect "lkst tracing_on" 1 "$(cat "$LKST/tracing_on")"
+	expect "records while off" 0 "$n" &&
+	expect "raw of the paused buffer (0: end of file)" 0 "$rc"
 }
 
 # What ftrace's buffer_size_kb reads after a write of $1: the data bytes
@@ -54,17 +64,14 @@ test_buffer_size_and_overwrite_are_the_instances()
 	echo 128 > "$I/buffer_size_kb"
 	expect "lkst size" "$(rb_kb 128)" "$(cat "$LKST/buffer_size_kb")" ||
 		return 1
-	echo 0 > "$I/options/overwrite"
-	expect "lkst overwrite" 0 "$(cat "$LKST/overwrite")" || return 1
-	echo 1 > "$LKST/overwrite"
 	expect "instance overwrite" 1 "$(cat "$I/options/overwrite")"
 }
 
-# Records consumed through the instance's trace_pipe_raw are what
-# LKST's accounting counts as read: one buffer, one identity.
-test_reading_the_instance_is_counted_by_lkst()
+# Records consumed through the instance's trace_pipe_raw are gone from
+# LKST's raw: one buffer.
+test_reading_the_instance_consumes_lkst_s_records()
 {
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
 	workload 2
 	echo RNOTHING > "$LKST/maskset"
@@ -73,12 +80,16 @@ test_reading_the_instance_is_counted_by_lkst()
 		dd if="$c/trace_pipe_raw" of=/dev/null bs=4096 count=1 \
 			iflag=nonblock 2> /dev/null
 	done
-	n=0
-	for f in "$I"/per_cpu/cpu*/stats; do
-		n=$((n + $(sed -n 's/^read events: //p' "$f")))
+	n=$(stat_sum "$I" "read events")
+	left=$(stat_sum "$I" entries)
+	for c in "$LKST"/per_cpu/cpu*; do
+		timeout 5 cat "$c/raw" > /dev/null 2>&1
 	done
-	[ "$n" -gt 0 ] && expect read "$n" "$(stat_sum "$LKST" read)" &&
-	identity_holds "$LKST"
+	echo "# $n read through the instance, $left left for raw"
+	# one buffer: raw consumed what trace_pipe_raw left, and no more
+	[ "$n" -gt 0 ] &&
+	expect "entries after raw" 0 "$(stat_sum "$I" entries)" &&
+	expect "read events" $((n + left)) "$(stat_sum "$I" "read events")"
 }
 
 test_a_user_buffer_is_the_instance_lkst_dot_NAME()
@@ -133,7 +144,7 @@ test_a_code_address_is_printed_as_a_symbol()
 # ftrace's raw output prints the type of an event without a raw printer.
 test_records_carry_their_events_type()
 {
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
 	"$LKST_DIR/lkst_write" -l /dev/null x > /dev/null
 	echo RNOTHING > "$LKST/maskset"
@@ -148,7 +159,7 @@ test_records_carry_their_events_type()
 
 test_ftrace_prints_the_context_flags_of_an_irq_record()
 {
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
 	workload 1
 	echo RNOTHING > "$LKST/maskset"
@@ -164,16 +175,16 @@ test_ftrace_prints_the_context_flags_of_an_irq_record()
 test_trace_cmd_reports_the_lkst_instance()
 {
 	command -v trace-cmd > /dev/null || return "$KSFT_SKIP"
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
 	sleep 0.2
 	echo RNOTHING > "$LKST/maskset"
 	# as for any instance, extract turns tracing_on off
 	trace-cmd extract -B lkst -o "$TMP/f.dat" > "$TMP/extract.log" 2>&1 ||
 		{ sed 's/^/# /' "$TMP/extract.log"; return 1; }
-	expect "tracing_on after extract" 0 "$(cat "$LKST/tracing_on")" ||
+	expect "tracing_on after extract" 0 "$(cat "$LKST_INST/tracing_on")" ||
 		return 1
-	echo 1 > "$LKST/tracing_on"
+	echo 1 > "$LKST_INST/tracing_on"
 	trace-cmd report -i "$TMP/f.dat" > "$TMP/report" 2> "$TMP/report.err" ||
 		{ sed 's/^/# /' "$TMP/report.err"; return 1; }
 	# clock_nanosleep or nanosleep
@@ -243,12 +254,12 @@ test_trace_cmd_reports_a_dynamic_event()
 		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32' > /dev/null
 	lkst_w -a "$LKST/user_masksets" ftdyn > /dev/null
 	echo 'FTRACE_OPEN DEFAULT' > "$LKST/masksets/ftdyn"
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo ftdyn > "$LKST/maskset"
 	cat /dev/null
 	echo RNOTHING > "$LKST/maskset"
 	trace-cmd extract -B lkst -o "$TMP/d.dat" > /dev/null 2>&1
-	echo 1 > "$LKST/tracing_on"
+	echo 1 > "$LKST_INST/tracing_on"
 	trace-cmd report -i "$TMP/d.dat" > "$TMP/d.report" 2>&1
 	echo '#' > "$LKST/masksets/ftdyn"
 	lkst_w -a "$LKST/user_masksets" '!ftdyn' > /dev/null
@@ -269,13 +280,12 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 	echo ftdyn > "$LKST/maskset"
 	cat /dev/null
 	echo RNOTHING > "$LKST/maskset"
-	before=$(stat_sum "$LKST" entries)
+	before=$(stat_sum "$LKST_INST" entries)
 	echo '#' > "$LKST/masksets/ftdyn"
 	lkst_w -a "$LKST/user_masksets" '!ftdyn' > /dev/null
 	expect remove OK "$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN')" &&
 	[ "$before" -gt 0 ] &&
-	expect "entries after" 0 "$(stat_sum "$LKST" entries)" &&
-	identity_holds "$LKST"
+	expect "entries after" 0 "$(stat_sum "$LKST_INST" entries)"
 }
 
 # While RDEFAULT records, each read of the instance's trace file records
@@ -284,14 +294,14 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 test_the_instances_trace_ends_while_lkst_records()
 {
 	expect pause-on-trace 0 "$(cat "$I/options/pause-on-trace")" || return 1
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
-	w0=$(stat_sum "$LKST" written)
+	w0=$(stat_committed "$I")
 	timeout 20 cat "$I/trace" > "$TMP/itrace"
 	rc=$?
-	w1=$(stat_sum "$LKST" written)
-	on=$(cat "$LKST/tracing_on")
-	n=$(stat_sum "$LKST" entries)
+	w1=$(stat_committed "$I")
+	on=$(cat "$LKST_INST/tracing_on")
+	n=$(stat_sum "$LKST_INST" entries)
 	echo RNOTHING > "$LKST/maskset"
 	expect "cat's exit status (124: killed by timeout)" 0 "$rc" &&
 	expect "recording while it read" 1 "$on" &&
@@ -309,15 +319,15 @@ test_a_snapshot_of_an_lkst_buffer_is_refused()
 	# CONFIG_TRACER_SNAPSHOT=n: no snapshot file
 	[ -f "$I/snapshot" ] || return "$KSFT_SKIP"
 	lkst_w -a "$LKST/user_buffers" snapb > /dev/null
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo RDEFAULT > "$LKST/maskset"
 	cat "$LKST/maskset" > /dev/null
 	echo RNOTHING > "$LKST/maskset"
-	n=$(stat_sum "$LKST" entries)
+	n=$(stat_sum "$LKST_INST" entries)
 	r=$(lkst_w "$I/snapshot" 1)
 	ru=$(lkst_w "$T/instances/lkst.snapb/snapshot" 1)
 	rt=$(lkst_w "$I/current_tracer" wakeup)
-	n1=$(stat_sum "$LKST" entries)
+	n1=$(stat_sum "$LKST_INST" entries)
 	rm=$(lkst_w -a "$LKST/user_buffers" '!snapb')
 	expect "records before" yes "$([ "$n" -gt 0 ] && echo yes)" &&
 	expect "snapshot of instances/lkst" EBUSY "$r" &&
@@ -339,7 +349,7 @@ test_other_events_in_the_instance_are_skipped()
 	grep -qx sc "$LKST/user_masksets" || echo sc >> "$LKST/user_masksets"
 	echo 'SYSCALL_ENTRY DEFAULT' > "$LKST/masksets/sc"
 	echo 4096 > "$LKST/buffer_size_kb"
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo 1 > "$I/events/sched/sched_wakeup/enable"
 	echo 1 > "$I/events/sched/sched_switch/enable"
 	echo sc > "$LKST/maskset"
@@ -351,7 +361,7 @@ test_other_events_in_the_instance_are_skipped()
 	echo 0 > "$I/events/sched/sched_switch/enable"
 	grep -v '^#' "$LKST/trace" > "$TMP/trace"
 	n=$(grep -c ' sched_switch: \| sched_wakeup: ' "$I/trace")
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	[ "$n" -gt 0 ] || { echo "# no ftrace event in the instance"; return 1; }
 	expect "lines of other events in lkst/trace" 0 \
 		"$(grep -vc ' SYSCALL_ENTRY: ' "$TMP/trace")" &&
@@ -364,9 +374,9 @@ test_other_events_in_the_instance_are_skipped()
 
 lkst_run_tests \
 	test_the_default_buffer_is_the_instance_lkst \
-	test_tracing_on_is_one_state_in_lkst_and_the_instance \
+	test_the_instances_tracing_on_pauses_lkst \
 	test_buffer_size_and_overwrite_are_the_instances \
-	test_reading_the_instance_is_counted_by_lkst \
+	test_reading_the_instance_consumes_lkst_s_records \
 	test_a_user_buffer_is_the_instance_lkst_dot_NAME \
 	test_an_instance_a_user_made_is_not_taken_over \
 	test_every_event_has_a_format_in_events_lkst \

@@ -259,7 +259,7 @@ test_truncating_user_masksets_while_one_is_current_fails_with_EBUSY()
 
 test_rewriting_the_current_maskset_takes_effect_at_once()
 {
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	expect write OK "$(lkst_w -t "$M/m2" "PROCESS_EXEC DEFAULT")" || return 1
 	/bin/true
 	expect maskset m2 "$(cat "$LKST/maskset")" &&

@@ -25,8 +25,8 @@ trap 'kill $BUSY1 $BUSY2; rm -rf "$TMP"' EXIT
 # Record with maskset $1 for a while; then trace of buffer dir $2 -> $TMP/t
 record()
 {
-	echo 1 > "$LKST/clear"
-	[ -z "${2:-}" ] || echo 1 > "$2/clear"
+	lkst_clear
+	[ -z "${2:-}" ] || lkst_clear "${2##*/}"
 	echo "$1" > "$LKST/maskset"
 	sleep 0.5
 	echo RNOTHING > "$LKST/maskset"
@@ -140,7 +140,7 @@ test_escalate_switches_to_the_detail_maskset_on_SIGSEGV()
 		"PROCESS_CONTEXTSWITCH DEFAULT${NL}PROCESS_SIGSEND DEFAULT" > /dev/null
 	lkst_modprobe lkst_escalate detail=detail || return
 	lkst_w -t "$M/quiet" "PROCESS_SIGSEND ESCALATE${NL}PROCESS_EXIT DEFAULT" > /dev/null
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo quiet > "$LKST/maskset"
 
 	"$LKST_DIR/lkst_poll" "$LKST/notify" 10000 > "$TMP/poll" &
@@ -184,7 +184,7 @@ test_escalate_switches_on_a_slow_system_call()
 	# Generous: even a fork and exec under emulation (TCG, with KASAN on
 	# a loaded host) is faster than 4 s.
 	echo 4000000 > $ESC/slow_syscall_us
-	echo 1 > "$LKST/clear"
+	lkst_clear
 	echo quiet > "$LKST/maskset"
 	sleep 0.1
 	expect "after fast calls" quiet "$(cat "$LKST/maskset")" || return 1

@@ -118,29 +118,31 @@ test_reading_trace_does_not_consume_it()
 
 test_RNOTHING_records_nothing()
 {
-	before=$(stat_sum "$LKST" written)
+	before=$(stat_committed "$LKST_INST")
 	workload 5
-	expect written "$before" "$(stat_sum "$LKST" written)"
+	expect committed "$before" "$(stat_committed "$LKST_INST")"
 }
 
 test_tracing_on_0_pauses_recording_and_keeps_the_maskset()
 {
-	echo 0 > "$LKST/tracing_on"
+	echo 0 > "$LKST_INST/tracing_on"
 	echo RALL > "$LKST/maskset"
-	before=$(stat_sum "$LKST" written)
+	before=$(stat_committed "$LKST_INST")
 	workload 5
-	after=$(stat_sum "$LKST" written)
+	after=$(stat_committed "$LKST_INST")
+	ms=$(cat "$LKST/maskset")
 	echo RNOTHING > "$LKST/maskset"
-	echo 1 > "$LKST/tracing_on"
-	expect written "$before" "$after"
+	echo 1 > "$LKST_INST/tracing_on"
+	expect committed "$before" "$after" &&
+	expect "maskset while paused" RALL "$ms"
 }
 
 test_tracing_on_1_resumes_recording()
 {
 	echo RALL > "$LKST/maskset"
-	before=$(stat_sum "$LKST" written)
+	before=$(stat_committed "$LKST_INST")
 	workload 2
-	after=$(stat_sum "$LKST" written)
+	after=$(stat_committed "$LKST_INST")
 	echo RNOTHING > "$LKST/maskset"
 	[ "$after" -gt "$before" ]
 }
@@ -149,7 +151,7 @@ test_opening_trace_with_O_TRUNC_clears_the_buffer()
 {
 	true > "$LKST/trace"
 	expect lines 0 "$(wc -l < "$LKST/trace")" &&
-	expect entries 0 "$(stat_sum "$LKST" entries)"
+	expect entries 0 "$(stat_sum "$LKST_INST" entries)"
 }
 
 lkst_run_tests \

@@ -14,8 +14,8 @@ test_lkst_directory_has_every_documented_file()
 	ok=0
 	for f in maskset available_masksets available_events \
 		 available_handlers user_masksets user_buffers notify \
-		 format header_page header_event trace buffer_size_kb overwrite \
-		 tracing_on clear per_cpu/cpu0/raw per_cpu/cpu0/stats; do
+		 format header_page header_event trace buffer_size_kb \
+		 per_cpu/cpu0/raw per_cpu/cpu0/raw_copy per_cpu/cpu0/refused; do
 		[ -f "$LKST/$f" ] || { echo "# missing $f"; ok=1; }
 	done
 	for d in masksets buffers per_cpu; do
@@ -28,7 +28,11 @@ test_lkst_directory_has_every_documented_file()
 # WHERE (relative to /sys/kernel/tracing) is what replaces it.
 LKST_MOVED="error_log:error_log
 notrace_pids:instances/lkst/set_event_notrace_pid
-notrace_fork:instances/lkst/options/event-fork"
+notrace_fork:instances/lkst/options/event-fork
+overwrite:instances/lkst/options/overwrite
+tracing_on:instances/lkst/tracing_on
+clear:instances/lkst/trace
+per_cpu/cpu0/stats:instances/lkst/per_cpu/cpu0/stats"
 
 test_ftrace_files_have_no_copy_in_lkst()
 {

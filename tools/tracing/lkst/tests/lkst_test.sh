@@ -95,8 +95,9 @@ selfrot() {
 	echo $! > "$d.recorder"
 	wait $!
 	echo $? > "$d.rc"
-	for cpu in $ts/lkst/per_cpu/cpu*; do
-		echo "${cpu##*/} $(tr '\n' ' ' < "$cpu/stats")"
+	# the instance's stats, "key: value" joined by ';'
+	for cpu in $ts/instances/lkst/per_cpu/cpu*; do
+		echo "${cpu##*/} $(tr '\n' ';' < "$cpu/stats")"
 	done > "$d.stats"
 }
 
@@ -131,7 +132,7 @@ lossy() {
 	echo $? > "$dir/lossy.rc"
 	command -v trace-cmd > /dev/null || return 0
 	prev=$(cat $ts/lkst/maskset)
-	echo 1 > $ts/lkst/clear
+	: > $ts/instances/lkst/trace
 	echo RDEFAULT > $ts/lkst/maskset
 	# (its sleeper.pid elsewhere: the main recording's is checked)
 	(dir=$dir/extract.wl && mkdir -p "$dir" && bash -c workload)
@@ -139,7 +140,7 @@ lossy() {
 	(cd "$dir" && trace-cmd extract -B lkst -o "$dir/extract.dat") \
 		> "$dir/extract.log" 2>&1
 	echo $? > "$dir/extract.rc"
-	echo 1 > $ts/lkst/tracing_on
+	echo 1 > $ts/instances/lkst/tracing_on
 }
 
 # A recording whose trace.dat cannot be written: a file size limit (SIGXFSZ
@@ -183,14 +184,14 @@ snap() {
 	grep -qx snapbuf $l/user_buffers || echo snapbuf >> $l/user_buffers
 	grep -qx snapms $l/user_masksets || echo snapms >> $l/user_masksets
 	printf 'PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT snapbuf\n' > $l/masksets/snapms
-	echo 1 > $l/clear
-	echo 1 > $l/buffers/snapbuf/clear
+	: > $l/../instances/lkst/trace
+	: > $l/../instances/lkst.snapbuf/trace
 	echo snapms > $l/maskset
 	sh -c "echo \$\$ > $d/a.pid; exec true"
 	"$lkst" snapshot -o "$d/one" > "$d/one.log" 2>&1
 	echo $? > "$d/one.rc"
 	cat $l/maskset > "$d/maskset.one"
-	cat $l/per_cpu/cpu*/stats > "$d/stats.after"
+	cat $l/../instances/lkst/per_cpu/cpu*/stats > "$d/stats.after"
 	sh -c "echo \$\$ > $d/b.pid; exec true"
 	"$lkst" snapshot --all -o "$d/all" > "$d/all.log" 2>&1
 	echo $? > "$d/all.rc"
@@ -259,7 +260,7 @@ applystate() {
 		echo "buffer_size_kb: $(cat $l/buffer_size_kb)"
 		if [ -d $l/buffers/applynet ]; then
 			echo "applynet: $(cat $l/buffers/applynet/buffer_size_kb)" \
-			     "$(cat $l/buffers/applynet/overwrite)"
+			     "$(cat $l/../instances/lkst.applynet/options/overwrite)"
 			echo "applyq:"; cat $l/masksets/applyq
 		fi
 	} > "$1"
@@ -920,7 +921,7 @@ snapcheck() {
 		cmp -s "$dir/out.snap_one" "$dir/out.snap_one_dat"
 	check "snapshot: maskset left as it was, nothing consumed" eval \
 		'[ "$(cat "$d/maskset.one")" = snapms ] &&
-		 [ "$(grep -h "^read:" "$d/stats.after" | sort -u)" = "read: 0" ]'
+		 [ "$(grep -h "^read events:" "$d/stats.after" | sort -u)" = "read events: 0" ]'
 	check "snapshot: snapshot.info counts every CPU, nothing missing" \
 		python3 - "$d/one" <<-'EOF'
 		import glob, os, re, sys
@@ -1388,9 +1389,9 @@ check_phase() {
 			log = open(d + '.log').read()
 			stats = {}
 			for l in open(d + '.stats'):
-			    f = l.split()
-			    stats[int(f[0][3:])] = {f[i].rstrip(':'): int(f[i + 1])
-			                            for i in range(1, len(f) - 1, 2)}
+			    cpu, kv = l.rstrip('\n').split(' ', 1)
+			    kvs = [x.split(':', 1) for x in kv.split(';') if ':' in x]
+			    stats[int(cpu[3:])] = {k.strip(): v.strip() for k, v in kvs}
 			rows = re.findall(r'^\s+cpu(\d+)\s+(\d+) events read:\s+(\d+) kept,'
 			                  r'\s+(\d+) rotated out;\s+(\d+) overwritten,'
 			                  r'\s+(\d+) dropped', log, re.M)
@@ -1401,10 +1402,9 @@ check_phase() {
 			    st = stats[cpu]
 			    print("    cpu%d: read %d = kept %d + rotated out %d; kernel: %s"
 			          % (cpu, read, k, rot, st))
-			    ok = ok and read == k + rot and read == st['read']
-			    ok = ok and ovr == st['overrun'] and drop == st['lost']
-			    ok = ok and st['written'] == (st['read'] + st['overrun'] +
-			                                  st['lost'] + st['entries'])
+			    ok = ok and read == k + rot and read == int(st['read events'])
+			    ok = ok and ovr == int(st['overrun']) + int(st['commit overrun'])
+			    ok = ok and drop == int(st['dropped events'])
 			    kept += k
 			decoded = len(open(out).read().splitlines())
 			m = re.search(r'recorded (\d+) events .* (\d+) kept', log)
