@@ -51,9 +51,10 @@ static struct lkst_buffer *lkst_default_buf;
  * Context: any, including NMI.  Does not sleep.
  * Return: 0; -EAGAIN if the buffer is off (tracing_on is 0), or if its
  * instance's pid lists keep out the task on the CPU (in task context,
- * whatever @pid says); -ENOBUFS if the ring buffer refused the record
- * (counted): full in stop mode, being resized or reset, the call nested
- * too deep, or the CPU is not in the instance's tracing_cpumask.
+ * whatever @pid says); -ENOBUFS if the ring buffer refused the record,
+ * counted as refused: for example full in stop mode, a nested writer's
+ * reservation reached, being resized or reset, the call nested too deep,
+ * or the CPU not in the instance's tracing_cpumask.
  */
 int lkst_record(struct lkst_buffer *buf, unsigned int event, u8 handler,
 		pid_t pid, const u64 *args)

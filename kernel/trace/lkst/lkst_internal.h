@@ -131,10 +131,10 @@ void lkst_handlers_print(struct seq_buf *s);
  * "lkst.NAME" for user buffer NAME.  Its ring buffer, size, overwrite
  * mode, tracing_on and statistics are the instance's; LKST adds the name
  * masksets use, the pinning by masksets and open files, and the count of
- * the records the ring buffer refused (@refused: a full buffer in stop
- * mode, which its stats count as dropped events too, and the refusals
- * nothing else counts: a resize or a reset under way, the recursion
- * guard, a CPU out of tracing_cpumask).  The buffer
+ * the records the ring buffer refused (@refused: the dropped events and
+ * commit overruns its stats count too, and the refusals nothing else
+ * counts, such as a resize or a reset under way, the recursion guard, a
+ * CPU out of tracing_cpumask).  The buffer
  * of lkst/last_boot/ is read only: the instance "lkst_last_boot" in the
  * previous boot's memory or, with no records of it to show, an empty
  * ring buffer of no instance (@tr NULL, @rb set).
@@ -308,9 +308,10 @@ static __always_inline int __lkst_record4_ctx(struct lkst_buffer *buf,
 	if (unlikely(!ev)) {
 		/*
 		 * -EAGAIN: tracing_on is 0, not counted.  -ENOBUFS, counted
-		 * as refused: full in stop mode (also a dropped event in the
-		 * instance's stats), a resize or a reset under way, nested
-		 * too deep, a CPU out of tracing_cpumask.
+		 * as refused: full in stop mode or a nested writer's
+		 * reservation reached (a dropped event or a commit overrun in
+		 * the instance's stats too), a resize or a reset under way,
+		 * nested too deep, a CPU out of tracing_cpumask, ...
 		 */
 		if (!ring_buffer_record_is_set_on(rb))
 			return -EAGAIN;

@@ -159,7 +159,7 @@ static char *lkst_tracing_read(const char *rel)
 
 /*
  * lkst/[buffers/NAME/]per_cpu/cpuN/refused: the records the ring buffer
- * refused, which only grows; 0 if the kernel has no such file
+ * refused, which only grows; 0, with a message, if it cannot be read
  */
 static unsigned long long lkst_refused_read(const char *bufdir, int cpu)
 {
@@ -784,7 +784,7 @@ static bool lkst_report_stats(struct lkst_rec *r)
 {
 	unsigned long long total = 0, bytes = 0, overrun = 0, lost = 0;
 	unsigned long long kept_all = 0, rot_all = 0, own_all = 0, files = 0;
-	unsigned long long v, read, ovr, lst, cov;
+	unsigned long long v, read, ovr, lst;
 	char *buf, *p, *save = NULL;
 	unsigned long kept, own;
 	bool ok = true;
@@ -798,23 +798,18 @@ static bool lkst_report_stats(struct lkst_rec *r)
 			continue;
 		read = 0;
 		ovr = 0;
-		cov = 0;
 		for (p = strtok_r(buf, "\n", &save); p;
 		     p = strtok_r(NULL, "\n", &save)) {
 			if (sscanf(p, "read events: %llu", &v) == 1)
 				read = v;
 			else if (sscanf(p, "overrun: %llu", &v) == 1)
 				ovr = v;
-			else if (sscanf(p, "commit overrun: %llu", &v) == 1)
-				cov = v;
 		}
 		free(buf);
 		/*
-		 * Lost: overwritten before they were read (overrun, and the
-		 * commit overrun of a writer that lapped a nested one), or
-		 * refused (a full buffer in stop mode, a resize, ...)
+		 * Lost: overwritten before they were read, or refused (a
+		 * full buffer in stop mode, a commit overrun, a resize, ...)
 		 */
-		ovr += cov;
 		lst = lkst_refused_read("", c->cpu) - c->refused;
 		lkst_count_kept(r, c, &kept, &own);
 		printf("  cpu%-3d %10llu events read: %10lu kept, %8lu rotated out;"

@@ -181,14 +181,14 @@ refused_sum()
 	cat "$1"/per_cpu/cpu*/refused | awk '{ s += $1 } END { print s + 0 }'
 }
 
-# No record was refused in buffer directory $1 since refused_sum read
-# $2: what a flight recorder (overwrite mode) does when nothing resizes
-# or resets it, as it loses the oldest records as overrun instead.
-nothing_refused()
+# Buffer directory $1 refused, since refused_sum read $2, exactly $3
+# records: what its instance counted as dropped events and commit
+# overruns when nothing resized or reset it meanwhile.
+refused_is()
 {
-	r=$(refused_sum "$1")
-	[ "$r" -eq "$2" ] && return 0
-	echo "# $1: $((r - $2)) records refused"
+	r=$(($(refused_sum "$1") - $2))
+	[ "$r" -eq "$3" ] && return 0
+	echo "# $1: $r records refused, $3 dropped events and commit overruns"
 	return 1
 }
 
