@@ -2096,7 +2096,7 @@ static bool check_stats(const char *when, const char *rel)
 }
 
 /* d. nothing is written with RNOTHING current */
-static bool check_identity(const char *when, char **ub, int nub)
+static bool check_stats_still(const char *when, char **ub, int nub)
 {
 	char rel[PATH_LEN], dir[64], file[32];
 	int b, cpu;
@@ -2141,7 +2141,7 @@ static void checks(const char *when)
 		return;
 	if (!check_tables(when, ub, nub))
 		return;
-	check_identity(when, ub, nub);
+	check_stats_still(when, ub, nub);
 }
 
 static bool quiesce(void)
