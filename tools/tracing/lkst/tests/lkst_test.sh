@@ -1271,7 +1271,11 @@ check_phase() {
 		total = float(row[0][-6]) if row else 0
 		print("    pid %d: longest blocked %.3f ms, blocked in all %.3f ms" % (
 		      pid, max(blk or [0]), total))
-		sys.exit(0 if blk and 99 <= max(blk) <= 130 and total >= max(blk) - 0.001 else 1)
+		# 90, not 100: the trace clock is the guest's TSC, whose rate a
+		# guest calibrates to within a few percent only (under TCG a
+		# 100 ms sleep was seen as 98.4 ms of it), while the sleep ends
+		# by the timer's clock
+		sys.exit(0 if blk and 90 <= max(blk) <= 130 and total >= max(blk) - 0.001 else 1)
 	EOF
 
 	run latency "$lkst" latency "$m"
