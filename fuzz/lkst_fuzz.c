@@ -627,6 +627,7 @@ static bool is_builtin_ms(const char *name)
  * A buffer's file, relative to lkst/: @file of the buffer in @dir ("" for
  * the default buffer, "buffers/NAME/"), or, for what is its instance's,
  * the instance's file: options/overwrite, tracing_on, per_cpu/cpuN/stats,
+ * events/header_page, events/header_event, an event's format,
  * and trace for "clear" (opened with O_TRUNC, it clears).
  */
 static void buf_path(char *out, size_t size, const char *dir, const char *file)
@@ -637,6 +638,9 @@ static void buf_path(char *out, size_t size, const char *dir, const char *file)
 		{ "overwrite", "options/overwrite" },
 		{ "tracing_on", "tracing_on" },
 		{ "clear", "trace" },
+		{ "header_page", "events/header_page" },
+		{ "header_event", "events/header_event" },
+		{ "format", "events/lkst/PROCESS_FORK/format" },
 	};
 	size_t i, len = strlen(file);
 	char inst[64];
@@ -673,9 +677,6 @@ static int classify(const char *rel)
 		{ "user_masksets", FC_USER_MASKSETS },
 		{ "user_buffers", FC_USER_BUFFERS },
 		{ "notify", FC_NOTIFY },
-		{ "format", FC_FORMAT },
-		{ "header_page", FC_HEADER_PAGE },
-		{ "header_event", FC_HEADER_EVENT },
 	}, buf[] = {
 		{ "trace", FC_TRACE },
 		{ "buffer_size_kb", FC_SIZE },
@@ -700,6 +701,12 @@ static int classify(const char *rel)
 			return FC_CLEAR;
 		if (!strcmp(base, "stats"))
 			return FC_STATS;
+		if (!strcmp(base, "header_page"))
+			return FC_HEADER_PAGE;
+		if (!strcmp(base, "header_event"))
+			return FC_HEADER_EVENT;
+		if (!strcmp(base, "format"))
+			return FC_FORMAT;
 		return FC_OTHER;
 	}
 	if (!strncmp(rel, "masksets/", 9))
@@ -746,10 +753,11 @@ static void make_cands(void)
 	static const char *const top[] = {
 		"maskset", "available_masksets", "available_events",
 		"available_handlers", "user_masksets", "user_buffers",
-		ERROR_LOG, "notify", "format", "header_page", "header_event",
+		ERROR_LOG, "notify",
 	};
 	static const char *const bfiles[] = {
 		"trace", "buffer_size_kb", "overwrite", "tracing_on", "clear",
+		"header_page", "header_event", "format",
 	};
 	char dir[32], rel[PATH_LEN], file[32];
 	size_t i, j;

@@ -143,7 +143,8 @@ enum lkst_event_id {
  * 48 bytes, no padding. The first 8 bytes are ftrace's struct trace_entry,
  * so that every reader of ftrace's buffers reads LKST's records as the
  * events of the system "lkst".  The timestamp is the one in the
- * ring-buffer event header; the layout is published in lkst/format.
+ * ring-buffer event header; the layout is published in each event's
+ * events/lkst/NAME/format.
  */
 struct lkst_record {
 	u16	type;

@@ -4,7 +4,8 @@
  * those of user buffers in lkst/buffers/NAME/:
  *
  *   per_cpu/cpuN/raw	binary, consuming, one ring-buffer page at a time
- *			(the trace_pipe_raw format, see header_page)
+ *			(the trace_pipe_raw format, see the instance's
+ *			events/header_page)
  *   per_cpu/cpuN/raw_copy  the same format, not consuming: the records
  *			held at open, while recording goes on
  *   per_cpu/cpuN/refused  records the ring buffer did not take, since the

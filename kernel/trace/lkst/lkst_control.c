@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LKST control files in /sys/kernel/tracing/lkst/: masksets, events,
- * handlers, user buffers and the record format.  The user interface is
- * described at the top of lkst_core.c.
+ * handlers and user buffers.  The user interface is described at the top
+ * of lkst_core.c.
  */
-#include <kunit/visibility.h>
-#include <linux/ring_buffer.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/trace_seq.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
 
@@ -804,100 +801,6 @@ static const struct file_operations lkst_user_buffers_fops = {
 	.release	= lkst_list_release,
 };
 
-/* format, header_page, header_event: all a raw reader needs */
-
-static const struct {
-	const char	*decl;
-	size_t		offset;
-	size_t		size;
-} lkst_format_fields[] = {
-	{ "u16 type", offsetof(struct lkst_record, type),
-	  sizeof_field(struct lkst_record, type) },
-	{ "u8 flags", offsetof(struct lkst_record, flags),
-	  sizeof_field(struct lkst_record, flags) },
-	{ "u8 preempt_count", offsetof(struct lkst_record, preempt_count),
-	  sizeof_field(struct lkst_record, preempt_count) },
-	{ "u32 pid", offsetof(struct lkst_record, pid),
-	  sizeof_field(struct lkst_record, pid) },
-	{ "u16 event", offsetof(struct lkst_record, event),
-	  sizeof_field(struct lkst_record, event) },
-	{ "u8 handler", offsetof(struct lkst_record, handler),
-	  sizeof_field(struct lkst_record, handler) },
-	{ "u64 arg[" __stringify(LKST_NR_ARGS) "]", offsetof(struct lkst_record, arg),
-	  sizeof_field(struct lkst_record, arg) },
-};
-
-/* Generated from the struct, so the file cannot drift from the code. */
-void lkst_format_print(struct seq_buf *s)
-{
-	int i;
-
-	seq_buf_puts(s, "name: lkst_record\nID: 0\nformat:\n");
-	for (i = 0; i < ARRAY_SIZE(lkst_format_fields); i++)
-		seq_buf_printf(s, "\tfield:%s;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
-			       lkst_format_fields[i].decl,
-			       lkst_format_fields[i].offset,
-			       lkst_format_fields[i].size);
-	seq_buf_puts(s,
-		     "\nprint fmt: \"type=%u event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->type, REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_format_print);
-
-static int lkst_format_show(struct seq_file *m, void *v)
-{
-	struct seq_buf s;
-
-	lkst_seq_buf_get(m, &s);
-	lkst_format_print(&s);
-	lkst_seq_buf_commit(m, &s);
-	return 0;
-}
-LKST_DEFINE_SHOW_ATTRIBUTE(lkst_format);
-
-static ssize_t lkst_header_read(struct file *filp, char __user *ubuf,
-				size_t cnt, loff_t *ppos, bool page)
-{
-	struct trace_seq *s;
-	ssize_t ret;
-
-	s = kmalloc_obj(*s);
-	if (!s)
-		return -ENOMEM;
-	trace_seq_init(s);
-	if (page)
-		ring_buffer_print_page_header(lkst_buffer_rb(lkst_buffer_default()), s);
-	else
-		ring_buffer_print_entry_header(s);
-	ret = simple_read_from_buffer(ubuf, cnt, ppos, s->buffer,
-				      trace_seq_used(s));
-	kfree(s);
-	return ret;
-}
-
-static ssize_t lkst_header_page_read(struct file *filp, char __user *ubuf,
-				     size_t cnt, loff_t *ppos)
-{
-	return lkst_header_read(filp, ubuf, cnt, ppos, true);
-}
-
-static ssize_t lkst_header_event_read(struct file *filp, char __user *ubuf,
-				      size_t cnt, loff_t *ppos)
-{
-	return lkst_header_read(filp, ubuf, cnt, ppos, false);
-}
-
-static const struct file_operations lkst_header_page_fops = {
-	.open	= tracing_open_generic,
-	.read	= lkst_header_page_read,
-	.llseek	= default_llseek,
-};
-
-static const struct file_operations lkst_header_event_fops = {
-	.open	= tracing_open_generic,
-	.read	= lkst_header_event_read,
-	.llseek	= default_llseek,
-};
-
 static const struct {
 	const char			*name;
 	umode_t				mode;
@@ -909,25 +812,7 @@ static const struct {
 	{ "available_handlers",	TRACE_MODE_READ, &lkst_available_handlers_fops },
 	{ "user_masksets",	TRACE_MODE_WRITE, &lkst_user_masksets_fops },
 	{ "user_buffers",	TRACE_MODE_WRITE, &lkst_user_buffers_fops },
-	/* the last three: lkst_format_create_files() */
-	{ "format",		TRACE_MODE_READ, &lkst_format_fops },
-	{ "header_page",	TRACE_MODE_READ, &lkst_header_page_fops },
-	{ "header_event",	TRACE_MODE_READ, &lkst_header_event_fops },
 };
-
-/* The record format files, also in last_boot/ (the same kernel wrote it) */
-int lkst_format_create_files(struct dentry *dir)
-{
-	int i;
-
-	for (i = ARRAY_SIZE(lkst_control_files) - 3;
-	     i < ARRAY_SIZE(lkst_control_files); i++)
-		if (!trace_create_file(lkst_control_files[i].name,
-				       lkst_control_files[i].mode, dir, NULL,
-				       lkst_control_files[i].fops))
-			return -ENOMEM;
-	return 0;
-}
 
 /**
  * lkst_control_files_init - create the control files under @top

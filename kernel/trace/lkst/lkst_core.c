@@ -61,10 +61,11 @@
  *   # echo 'NET_PKTSEND DEFAULT net' > masksets/mine
  *
  * Each buffer has per_cpu/cpuN/raw (consuming, binary, ring-buffer page
- * format described by format, header_page and header_event), raw_copy
- * (the same, not consuming), refused (records the ring buffer did not
- * take), trace and buffer_size_kb; its instance, instances/lkst[.NAME],
- * has the rest: stats, options/overwrite, tracing_on, "> trace".
+ * format described by its instance's events/header_page, header_event
+ * and events/lkst/NAME/format), raw_copy (the same, not consuming), refused
+ * (records the ring buffer did not take), trace and buffer_size_kb; its
+ * instance, instances/lkst[.NAME], has the rest: stats, options/overwrite,
+ * tracing_on, "> trace".
  *
  * Handlers other than DEFAULT come from modules, see include/linux/lkst.h
  * and samples/lkst/.  They can record into any buffer, switch masksets

@@ -543,8 +543,6 @@ static const struct file_operations __name ## _fops = {		\
 extern struct dentry *lkst_masksets_dir;
 extern struct dentry *lkst_buffers_dir;
 int lkst_control_files_init(struct dentry *top);
-int lkst_format_create_files(struct dentry *dir);
-void lkst_format_print(struct seq_buf *s);
 
 /* lkst_dump.c */
 #define LKST_DUMP_MAX		1000	/* records per CPU, and in all */
@@ -669,6 +667,7 @@ struct lkst_vmcore {
 
 #ifdef CONFIG_VMCORE_INFO
 extern struct lkst_vmcore lkst_vmcore;
+void lkst_format_print(struct seq_buf *s);
 void __lkst_vmcore_update(void);
 void __lkst_vmcore_events_update(void);
 int lkst_vmcore_print_text(char *buf, size_t size,

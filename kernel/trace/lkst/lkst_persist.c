@@ -640,8 +640,7 @@ int lkst_persist_create_files(struct dentry *top)
 		return -ENOMEM;
 	if (!lkst_last_buf)
 		return 0;
-	if (lkst_format_create_files(dir) ||
-	    __lkst_buffer_create_files(lkst_last_buf, dir))
+	if (__lkst_buffer_create_files(lkst_last_buf, dir))
 		return -ENOMEM;
 	return 0;
 }

@@ -13,8 +13,9 @@
  * ring buffers the descriptor points to.  The descriptor (struct
  * lkst_vmcore in lkst_internal.h) is made of fixed-size fields: the
  * direct-map base to turn its pointers into physical addresses, the
- * buffers by name, default first, and the texts of the format,
- * header_page, header_event and available_events files, so that the
+ * buffers by name, default first, and the texts of the record's layout
+ * (lkst_format_print(): a vmcore has no events/lkst/NAME/format to read),
+ * of header_page, header_event and of available_events, so that the
  * extracted records are a recording that 'lkst report' reads.  It is
  * kept up to date under lkst_mutex as user buffers come and go; a buffer
  * leaves it before its memory can be freed.
@@ -30,6 +31,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
+#include <linux/stringify.h>
 #include <linux/trace_seq.h>
 #include <linux/vmcore_info.h>
 
@@ -43,6 +45,47 @@ struct lkst_vmcore lkst_vmcore = {
 	.max_buffers	= LKST_VMCORE_MAX_BUFFERS,
 };
 EXPORT_SYMBOL_IF_KUNIT(lkst_vmcore);
+
+static const struct {
+	const char	*decl;
+	size_t		offset;
+	size_t		size;
+} lkst_format_fields[] = {
+	{ "u16 type", offsetof(struct lkst_record, type),
+	  sizeof_field(struct lkst_record, type) },
+	{ "u8 flags", offsetof(struct lkst_record, flags),
+	  sizeof_field(struct lkst_record, flags) },
+	{ "u8 preempt_count", offsetof(struct lkst_record, preempt_count),
+	  sizeof_field(struct lkst_record, preempt_count) },
+	{ "u32 pid", offsetof(struct lkst_record, pid),
+	  sizeof_field(struct lkst_record, pid) },
+	{ "u16 event", offsetof(struct lkst_record, event),
+	  sizeof_field(struct lkst_record, event) },
+	{ "u8 handler", offsetof(struct lkst_record, handler),
+	  sizeof_field(struct lkst_record, handler) },
+	{ "u64 arg[" __stringify(LKST_NR_ARGS) "]", offsetof(struct lkst_record, arg),
+	  sizeof_field(struct lkst_record, arg) },
+};
+
+/*
+ * The layout of struct lkst_record in the syntax of an event's format
+ * file, generated from the struct so that it cannot drift from the code:
+ * what 'lkst extract' writes as DIR/format for the decoder.
+ */
+void lkst_format_print(struct seq_buf *s)
+{
+	int i;
+
+	seq_buf_puts(s, "name: lkst_record\nID: 0\nformat:\n");
+	for (i = 0; i < ARRAY_SIZE(lkst_format_fields); i++)
+		seq_buf_printf(s, "\tfield:%s;\toffset:%zu;\tsize:%zu;\tsigned:0;\n",
+			       lkst_format_fields[i].decl,
+			       lkst_format_fields[i].offset,
+			       lkst_format_fields[i].size);
+	seq_buf_puts(s,
+		     "\nprint fmt: \"type=%u event=%u handler=%u flags=0x%x pid=%u arg=0x%llx,0x%llx,0x%llx,0x%llx\", REC->type, REC->event, REC->handler, REC->flags, REC->pid, REC->arg[0], REC->arg[1], REC->arg[2], REC->arg[3]\n");
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_format_print);
 
 /**
  * __lkst_vmcore_update - describe the buffers as they are now

@@ -760,6 +760,10 @@ static int vmc_write_text(struct vmc *v, const struct lkst_vmcore *d,
 	char *text, *path;
 	int i, ret;
 
+	/* DIR/format describes the records: not an earlier recording's formats */
+	path = lkst_path(dir, LKST_DIR_FORMATS);
+	lkst_remove_tree(path);
+	free(path);
 	for (i = 0; i < LKST_VMCORE_NR_TEXTS; i++) {
 		if (!d->text_len[i] || d->text_len[i] > VMC_TEXT_MAX) {
 			lkst_err("%s: LKST descriptor: bad length %u of %s",

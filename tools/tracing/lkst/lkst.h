@@ -23,7 +23,8 @@
 #define LKST_EV_DYN_FIRST	256	/* dynamic events: include/linux/lkst.h */
 
 /* Files of a recording directory, as written by 'lkst record' */
-#define LKST_FILE_FORMAT	"format"
+#define LKST_FILE_FORMAT	"format"	/* also that of an older tool */
+#define LKST_DIR_FORMATS	"events/lkst"	/* DIR/events/lkst/NAME/format */
 #define LKST_FILE_HPAGE		"header_page"
 #define LKST_FILE_HEVENT	"header_event"
 #define LKST_FILE_EVENTS	"available_events"
@@ -161,6 +162,7 @@ char *lkst_path(const char *dir, const char *name);
 int lkst_read_file(const char *path, char **buf, size_t *size);
 int lkst_write_file(const char *path, const char *buf, size_t size);
 int lkst_mkdir_p(const char *path);
+int lkst_remove_tree(const char *path);
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
 int lkst_parse_time(const char *s, uint64_t *ns);
 int lkst_parse_uint(const char *s, unsigned long *val);

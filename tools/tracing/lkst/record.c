@@ -30,6 +30,8 @@
 
 #define LKST_TRACEFS_DIR	"lkst"
 #define LKST_INSTANCE		"lkst"	/* instances/lkst, the default buffer's */
+/* instances/lkst_last_boot: the previous boot's records (lkst.persist=) */
+#define LKST_LAST_BOOT_INSTANCE	"lkst_last_boot"
 #define LKST_INTERVAL_MS	100	/* between two reads of the buffers */
 #define LKST_COMM_SCAN_MS	250	/* names of new processes */
 #define LKST_PIPE_SIZE		(256 << 10)
@@ -185,6 +187,19 @@ static char *lkst_stats_read(const char *inst, int cpu)
 }
 
 /*
+ * The ring buffer's page and event headers of instance @inst, as its
+ * events/header_page and events/header_event say: each buffer has its
+ * own sub-buffer size.  @name is LKST_FILE_HPAGE or LKST_FILE_HEVENT.
+ */
+static char *lkst_header_read(const char *inst, const char *name)
+{
+	char rel[160];
+
+	snprintf(rel, sizeof(rel), "instances/%s/events/%s", inst, name);
+	return lkst_tracing_read(rel);
+}
+
+/*
  * Drop the records of the default buffer, as "> trace" of its instance
  * does; 0 or -errno with a message.
  */
@@ -266,11 +281,11 @@ static bool lkst_maskset_known(const char *list, const char *name)
 	return false;
 }
 
-/* The ring-buffer page layout, from header_page */
-static int lkst_page_layout(struct lkst_rec *r)
+/* The ring-buffer page layout of instance @inst, from its header_page */
+static int lkst_page_layout(struct lkst_rec *r, const char *inst)
 {
 	struct tep_handle *tep = tep_alloc();
-	char *hp = lkst_tracefs_read(LKST_FILE_HPAGE);
+	char *hp = lkst_header_read(inst, LKST_FILE_HPAGE);
 	int ret = -EINVAL;
 
 	if (tep && hp && !tep_parse_header_page(tep, hp, strlen(hp), sizeof(long))) {
@@ -281,8 +296,9 @@ static int lkst_page_layout(struct lkst_rec *r)
 			ret = 0;
 		}
 	}
-	if (ret)
-		lkst_err("%s: unexpected page layout", LKST_FILE_HPAGE);
+	if (ret && hp)
+		lkst_err("instances/%s/events/%s: unexpected page layout",
+			 inst, LKST_FILE_HPAGE);
 	free(hp);
 	if (tep)
 		tep_free(tep);
@@ -303,18 +319,105 @@ static int lkst_save(const char *dir, const char *name, const char *buf,
 	return ret;
 }
 
+/* Save @buf (NULL: it could not be read) as DIR/NAME, and free it */
+static int lkst_save_read(const char *dir, const char *name, char *buf)
+{
+	int ret;
+
+	if (!buf)
+		return -EIO;
+	ret = lkst_save(dir, name, buf, strlen(buf));
+	free(buf);
+	return ret;
+}
+
 /* Copy lkst/SRC to DIR/DST; 0 or -errno, with a message */
 static int lkst_copy_lkst_file(const char *dir, const char *src,
 			       const char *dst)
 {
-	char *buf;
+	return lkst_save_read(dir, dst, lkst_tracefs_read(src));
+}
+
+/* Copy the page and event headers of instance @inst into DIR */
+static int lkst_copy_headers(const char *dir, const char *inst)
+{
 	int ret;
 
-	buf = lkst_tracefs_read(src);
-	if (!buf)
+	ret = lkst_save_read(dir, LKST_FILE_HPAGE,
+			     lkst_header_read(inst, LKST_FILE_HPAGE));
+	if (ret)
+		return ret;
+	return lkst_save_read(dir, LKST_FILE_HEVENT,
+			      lkst_header_read(inst, LKST_FILE_HEVENT));
+}
+
+/* Does @fmt, an event's format, describe an LKST record? */
+static bool lkst_format_is_lkst(const char *fmt)
+{
+	return strstr(fmt, "\tfield:u16 lkst_event;\t") &&
+	       strstr(fmt, "\tfield:u32 lkst_pad;\t");
+}
+
+/*
+ * Copy the format of every LKST event of instance @inst into
+ * DIR/events/lkst/NAME/format: the layout of the records, which the
+ * decoder reads.  Other events of the system lkst (a kprobe event
+ * "p:lkst/NAME" may be one) are not LKST's records, and a dynamic event
+ * removed meanwhile is left out.
+ */
+static int lkst_copy_formats(const char *dir, const char *inst)
+{
+	char rel[320], *src, *path, *sub, *buf;
+	struct dirent *de;
+	int ret = 0, n = 0;
+	DIR *d;
+
+	snprintf(rel, sizeof(rel), "instances/%s/events/lkst", inst);
+	src = tracefs_instance_get_file(NULL, rel);
+	d = src ? opendir(src) : NULL;
+	if (!d) {
+		lkst_err("%s: %s", src ? src : rel, strerror(src ? errno : ENOMEM));
+		tracefs_put_tracing_file(src);
 		return -EIO;
-	ret = lkst_save(dir, dst, buf, strlen(buf));
-	free(buf);
+	}
+	while (!ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&path, "%s/%s/" LKST_FILE_FORMAT, src, de->d_name) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		buf = NULL;
+		ret = lkst_read_file(path, &buf, NULL);
+		/* the system's enable and filter; an event just removed */
+		if (ret == -ENOTDIR || ret == -ENOENT || ret == -ENODEV) {
+			ret = 0;
+		} else if (ret) {
+			lkst_err("%s: %s", path, strerror(-ret));
+		} else if (lkst_format_is_lkst(buf)) {
+			if (asprintf(&sub, "%s/" LKST_DIR_FORMATS "/%s", dir,
+				     de->d_name) < 0) {
+				ret = -ENOMEM;
+			} else {
+				ret = lkst_mkdir_p(sub);
+				if (ret)
+					lkst_err("%s: %s", sub, strerror(-ret));
+				else
+					ret = lkst_save(sub, LKST_FILE_FORMAT, buf,
+							strlen(buf));
+				free(sub);
+				n++;
+			}
+		}
+		free(buf);
+		free(path);
+	}
+	closedir(d);
+	if (!ret && !n) {
+		lkst_err("%s: no LKST event formats", src);
+		ret = -ENOENT;
+	}
+	tracefs_put_tracing_file(src);
 	return ret;
 }
 
@@ -378,18 +481,15 @@ static int lkst_save_clock_uname(const char *dir, const char *instance)
 
 static int lkst_copy_meta(const struct lkst_rec *r, const char *instance)
 {
-	static const char * const files[] = {
-		LKST_FILE_FORMAT, LKST_FILE_HPAGE, LKST_FILE_HEVENT,
-		LKST_FILE_EVENTS,
-	};
-	size_t i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(files); i++) {
-		ret = lkst_copy_lkst_file(r->dir, files[i], files[i]);
-		if (ret)
-			return ret;
-	}
+	ret = lkst_copy_formats(r->dir, instance);
+	if (!ret)
+		ret = lkst_copy_headers(r->dir, instance);
+	if (!ret)
+		ret = lkst_copy_lkst_file(r->dir, LKST_FILE_EVENTS, LKST_FILE_EVENTS);
+	if (ret)
+		return ret;
 	ret = lkst_save_clock_uname(r->dir, instance);
 	if (ret)
 		return ret;
@@ -1109,6 +1209,7 @@ static int lkst_parse_rotate(struct lkst_rec *r, const char *arg)
 static int lkst_prepare_dir(const char *dir)
 {
 	struct dirent *de;
+	char *path;
 	DIR *d;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -1127,9 +1228,15 @@ static int lkst_prepare_dir(const char *dir)
 		    !strcmp(de->d_name, LKST_FILE_CLOCK) ||
 		    !strcmp(de->d_name, LKST_FILE_UNAME) ||
 		    !strcmp(de->d_name, LKST_FILE_TRACEDAT) ||
-		    !strcmp(de->d_name, LKST_FILE_TRACEDAT_TMP))
+		    !strcmp(de->d_name, LKST_FILE_TRACEDAT_TMP) ||
+		    /* an older tool's layout of the records */
+		    !strcmp(de->d_name, LKST_FILE_FORMAT))
 			unlinkat(dirfd(d), de->d_name, 0);
 	closedir(d);
+	/* the formats of the events of the kernel that recorded it */
+	path = lkst_path(dir, LKST_DIR_FORMATS);
+	lkst_remove_tree(path);
+	free(path);
 	return 0;
 }
 
@@ -1302,9 +1409,8 @@ static int lkst_record_last_boot(const char *dir)
 	if (lkst_info_value(info, "text_delta", val, sizeof(val)))
 		delta = strtoll(val, NULL, 10);
 	if (lkst_prepare_dir(dir) ||
-	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_FORMAT, LKST_FILE_FORMAT) ||
-	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HPAGE, LKST_FILE_HPAGE) ||
-	    lkst_copy_lkst_file(dir, "last_boot/" LKST_FILE_HEVENT, LKST_FILE_HEVENT) ||
+	    lkst_copy_formats(dir, LKST_LAST_BOOT_INSTANCE) ||
+	    lkst_copy_headers(dir, LKST_LAST_BOOT_INSTANCE) ||
 	    lkst_copy_lkst_file(dir, "last_boot/info", LKST_FILE_LAST_BOOT) ||
 	    /* the same kernel: the same fixed events */
 	    lkst_copy_fixed_events(dir))
@@ -1556,7 +1662,7 @@ static int lkst_saved_cmp(const void *a, const void *b)
  * Remove the oldest recordings in DIR beyond @keep: the directories named
  * PREFIX* (not *.tmp) that hold a previous boot's recording (its
  * last_boot.info), or with a NULL @prefix those named by a boot id that
- * hold a recording (its format file).  @current, this boot's, is
+ * hold a recording (its available_events file).  @current, this boot's, is
  * never removed and is one of the @keep.
  */
 static void lkst_prune_dirs(const char *dir, const char *prefix,
@@ -1565,7 +1671,7 @@ static void lkst_prune_dirs(const char *dir, const char *prefix,
 {
 	struct lkst_saved *e = NULL;
 	size_t nr = 0, i, len = prefix ? strlen(prefix) : 0;
-	char sub[NAME_MAX + 16], *path;
+	char sub[NAME_MAX + 2 + sizeof(LKST_FILE_EVENTS)], *path;
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
@@ -1588,7 +1694,7 @@ static void lkst_prune_dirs(const char *dir, const char *prefix,
 			continue;
 		/* a recording of ours, not another program's directory */
 		snprintf(sub, sizeof(sub), "%s/%s", n,
-			 prefix ? LKST_FILE_LAST_BOOT : LKST_FILE_FORMAT);
+			 prefix ? LKST_FILE_LAST_BOOT : LKST_FILE_EVENTS);
 		if (faccessat(dirfd(d), sub, F_OK, AT_SYMLINK_NOFOLLOW))
 			continue;
 		if (fstatat(dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) ||
@@ -1889,7 +1995,7 @@ out_conf:
 		goto out;
 	}
 
-	if (lkst_page_layout(r) || lkst_prepare_dir(r->dir) ||
+	if (lkst_page_layout(r, LKST_DAT_BUFFER) || lkst_prepare_dir(r->dir) ||
 	    lkst_copy_meta(r, LKST_DAT_BUFFER))
 		goto out;
 	/* -c: this boot's directory is one of the keep_boots kept */
@@ -2215,7 +2321,7 @@ static int lkst_snapshot_buffer(const char *dir, const char *name)
 		if (c->in < 0)
 			goto out;
 	}
-	if (lkst_page_layout(&r) || lkst_prepare_dir(dir))
+	if (lkst_page_layout(&r, instance) || lkst_prepare_dir(dir))
 		goto out;
 	for (i = 0; i < nr; i++) {
 		c = &cpus[i];

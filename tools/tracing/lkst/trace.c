@@ -6,7 +6,9 @@
  * The per-CPU files hold ring-buffer pages exactly as the kernel's
  * lkst/per_cpu/cpuN/raw hands them out (the trace_pipe_raw format).
  * libtraceevent does the parsing: tep reads header_page and the record
- * layout in format, kbuffer walks the events of a page.  kbuffer trusts
+ * layout in the events' formats (DIR/events/lkst/NAME/format; DIR/format
+ * in an older recording or a vmcore's extract), kbuffer walks the events
+ * of a page.  kbuffer trusts
  * the page it is given, though (a bad length can make it loop or read
  * past the page), so every page is checked here first and skipped, with a
  * message, when it is not well formed.
@@ -42,8 +44,9 @@
 struct lkst_decoder {
 	struct tep_handle	*tep;
 	struct kbuffer		*kbuf;
-	struct tep_format_field	*f_event, *f_flags, *f_pid, *f_arg;
+	struct tep_format_field	*f_event, *f_flags, *f_pid;
 	struct tep_format_field	*f_type;	/* ftrace's type (v2), or NULL */
+	unsigned int		arg_off;	/* of the LKST_NR_ARGS u64s */
 	unsigned int		rec_size;	/* bytes of struct lkst_record */
 	bool			ftrace_flags;	/* flags are common_flags (v2) */
 	unsigned int		page_size;	/* sub-buffer: header + data */
@@ -109,27 +112,159 @@ static int lkst_read_meta(const struct lkst_trace *t, const char *name,
 }
 
 static struct tep_format_field *lkst_field(struct tep_event *ev,
-					   const char *name, const char *dir)
+					   const char *name, const char *file)
 {
 	/* no blank line in format: tep takes the fields as "common" ones */
 	struct tep_format_field *f = tep_find_any_field(ev, name);
 
 	if (!f)
-		lkst_err("%s/format: no field '%s'", dir, name);
+		lkst_err("%s: no field '%s'", file, name);
 	return f;
+}
+
+/*
+ * The layout of DIR/format: one text for all records, from a kernel
+ * before lkst/format went (its fields event, flags, pid, arg[4], and type
+ * since LKST's records are ftrace events), or from a vmcore's descriptor.
+ */
+static int lkst_decoder_format(struct lkst_decoder *d, const struct lkst_trace *t)
+{
+	struct tep_format_field *arg;
+	struct tep_event *ev = NULL;
+	char *fmt, *file;
+	size_t flen;
+	int ret;
+
+	ret = lkst_read_meta(t, LKST_FILE_FORMAT, &fmt, &flen);
+	if (ret)
+		return ret;
+	file = lkst_path(t->dir, LKST_FILE_FORMAT);
+	ret = -EINVAL;
+	if (tep_parse_format(d->tep, &ev, fmt, flen, "lkst") || !ev) {
+		lkst_err("%s: cannot be parsed", file);
+		goto out;
+	}
+	d->f_event = lkst_field(ev, "event", file);
+	d->f_flags = lkst_field(ev, "flags", file);
+	d->f_pid = lkst_field(ev, "pid", file);
+	arg = lkst_field(ev, "arg", file);
+	if (!d->f_event || !d->f_flags || !d->f_pid || !arg)
+		goto out;
+	if (arg->size != LKST_NR_ARGS * 8) {
+		lkst_err("%s: arg is %d bytes, expected %d", file, arg->size,
+			 LKST_NR_ARGS * 8);
+		goto out;
+	}
+	d->arg_off = arg->offset;
+	d->rec_size = arg->offset + arg->size;
+	/* Since LKST's records are ftrace events, flags is common_flags */
+	d->f_type = tep_find_any_field(ev, "type");
+	d->ftrace_flags = !!d->f_type;
+	ret = 0;
+out:
+	free(file);
+	free(fmt);
+	return ret;
+}
+
+/*
+ * The layout from the events' own formats, DIR/events/lkst/NAME/format:
+ * ftrace's common fields, then lkst_event, lkst_handler and the padding
+ * up to the arguments, the same in every event (their names differ).
+ * What has no lkst_event is not an LKST record's format and is left out.
+ * Return: 0; -ENOENT, without a message, if no format was found.
+ */
+static int lkst_decoder_events(struct lkst_decoder *d, const char *evdir)
+{
+	struct tep_format_field *ev_f, *flags, *pid, *type, *pad;
+	struct tep_event *ev;
+	struct dirent *de;
+	char *file, *fmt;
+	int ret = 0, n = 0;
+	size_t flen;
+	DIR *dir;
+
+	dir = opendir(evdir);
+	if (!dir) {
+		ret = -errno;
+		lkst_err("%s: %s", evdir, strerror(-ret));
+		return ret;
+	}
+	while (!ret && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&file, "%s/%s/" LKST_FILE_FORMAT, evdir, de->d_name) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		fmt = NULL;
+		ret = lkst_read_file(file, &fmt, &flen);
+		if (ret == -ENOENT || ret == -ENOTDIR) {
+			/* not an event's directory */
+			ret = 0;
+			free(file);
+			continue;
+		}
+		if (ret) {
+			lkst_err("%s: %s", file, strerror(-ret));
+			free(file);
+			break;
+		}
+		ev = NULL;
+		ret = -EINVAL;
+		if (tep_parse_format(d->tep, &ev, fmt, flen, "lkst") || !ev) {
+			lkst_err("%s: cannot be parsed", file);
+			goto next;
+		}
+		if (!tep_find_any_field(ev, "lkst_event")) {
+			/* another event of the system lkst: a kprobe event's */
+			ret = 0;
+			goto next;
+		}
+		type = lkst_field(ev, "common_type", file);
+		flags = lkst_field(ev, "common_flags", file);
+		pid = lkst_field(ev, "common_pid", file);
+		ev_f = lkst_field(ev, "lkst_event", file);
+		pad = lkst_field(ev, "lkst_pad", file);
+		if (!type || !flags || !pid || !ev_f || !pad)
+			goto next;
+		if (!n) {
+			d->f_type = type;
+			d->f_flags = flags;
+			d->f_pid = pid;
+			d->f_event = ev_f;
+			d->arg_off = pad->offset + pad->size;
+			d->rec_size = d->arg_off + LKST_NR_ARGS * 8;
+		} else if (ev_f->offset != d->f_event->offset ||
+			   ev_f->size != d->f_event->size ||
+			   pid->offset != d->f_pid->offset ||
+			   flags->offset != d->f_flags->offset ||
+			   pad->offset + pad->size != (int)d->arg_off) {
+			lkst_err("%s: a layout unlike the other events'", file);
+			goto next;
+		}
+		n++;
+		ret = 0;
+next:
+		free(fmt);
+		free(file);
+	}
+	closedir(dir);
+	if (!ret && !n)
+		return -ENOENT;
+	d->ftrace_flags = true;
+	return ret;
 }
 
 static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 {
-	char *hpage = NULL, *fmt = NULL;
-	struct tep_event *ev = NULL;
-	size_t hlen, flen;
+	char *hpage = NULL, *evdir;
+	struct stat st;
+	size_t hlen;
 	int ret;
 
 	memset(d, 0, sizeof(*d));
 	ret = lkst_read_meta(t, LKST_FILE_HPAGE, &hpage, &hlen);
-	if (!ret)
-		ret = lkst_read_meta(t, LKST_FILE_FORMAT, &fmt, &flen);
 	if (ret)
 		goto out;
 
@@ -144,25 +279,20 @@ static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 		lkst_err("%s/header_page: cannot be parsed", t->dir);
 		goto out;
 	}
-	if (tep_parse_format(d->tep, &ev, fmt, flen, "lkst") || !ev) {
-		lkst_err("%s/format: cannot be parsed", t->dir);
+	/*
+	 * A recording of this tool has the events' formats; one of an older
+	 * tool, or what lkst extract wrote, has DIR/format instead.
+	 */
+	evdir = lkst_path(t->dir, LKST_DIR_FORMATS);
+	ret = -ENOENT;
+	if (!stat(evdir, &st) && S_ISDIR(st.st_mode))
+		ret = lkst_decoder_events(d, evdir);
+	if (ret == -ENOENT)
+		ret = lkst_decoder_format(d, t);
+	free(evdir);
+	if (ret)
 		goto out;
-	}
-	d->f_event = lkst_field(ev, "event", t->dir);
-	d->f_flags = lkst_field(ev, "flags", t->dir);
-	d->f_pid = lkst_field(ev, "pid", t->dir);
-	d->f_arg = lkst_field(ev, "arg", t->dir);
-	if (!d->f_event || !d->f_flags || !d->f_pid || !d->f_arg)
-		goto out;
-	if (d->f_arg->size != LKST_NR_ARGS * 8) {
-		lkst_err("%s/format: arg is %d bytes, expected %d", t->dir,
-			 d->f_arg->size, LKST_NR_ARGS * 8);
-		goto out;
-	}
-	d->rec_size = d->f_arg->offset + d->f_arg->size;
-	/* Since LKST's records are ftrace events, flags is common_flags */
-	d->f_type = tep_find_any_field(ev, "type");
-	d->ftrace_flags = !!d->f_type;
+	ret = -EINVAL;
 
 	/* the page header: u64 time stamp, then the commit, a long */
 	d->data_off = 8 + tep_get_header_page_size(d->tep);
@@ -182,7 +312,6 @@ static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 	ret = 0;
 out:
 	free(hpage);
-	free(fmt);
 	return ret;
 }
 
@@ -328,7 +457,7 @@ static bool lkst_page_decode(struct lkst_decoder *d, struct lkst_trace *t,
 		e.pid = v;
 		for (i = 0; i < LKST_NR_ARGS; i++)
 			e.arg[i] = tep_read_number(d->tep, (char *)rec +
-						   d->f_arg->offset + i * 8, 8);
+						   d->arg_off + i * 8, 8);
 		lkst_trace_add(t, alloc, &e);
 	}
 	return true;

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,23 @@ int lkst_mkdir_p(const char *path)
 	}
 	free(p);
 	return ret;
+}
+
+static int lkst_remove_one(const char *path, const struct stat *st,
+			   int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path) ? -1 : 0;
+}
+
+/* Remove @path and what is below it; 0 also if it does not exist */
+int lkst_remove_tree(const char *path)
+{
+	if (access(path, F_OK))
+		return 0;
+	return nftw(path, lkst_remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
 }
 
 /* hh:mm:ss.uuuuuu of the ring buffer's clock (time since boot) */

@@ -54,6 +54,33 @@ static void lkst_vmcore_follows_buffers(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, lkst_vmcore.buf[0].name, "default");
 }
 
+/* The layout text must describe exactly the struct the kernel writes. */
+static void lkst_format_matches_layout(struct kunit *test)
+{
+	static const char * const fields[] = {
+		"\tfield:u16 type;\toffset:0;\tsize:2;\tsigned:0;\n",
+		"\tfield:u8 flags;\toffset:2;\tsize:1;\tsigned:0;\n",
+		"\tfield:u8 preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n",
+		"\tfield:u32 pid;\toffset:4;\tsize:4;\tsigned:0;\n",
+		"\tfield:u16 event;\toffset:8;\tsize:2;\tsigned:0;\n",
+		"\tfield:u8 handler;\toffset:10;\tsize:1;\tsigned:0;\n",
+		"\tfield:u64 arg[4];\toffset:16;\tsize:32;\tsigned:0;\n",
+	};
+	char *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct seq_buf s;
+	const char *text;
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	seq_buf_init(&s, buf, PAGE_SIZE);
+	lkst_format_print(&s);
+	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
+	text = seq_buf_str(&s);
+	for (i = 0; i < ARRAY_SIZE(fields); i++)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(text, fields[i]),
+					  "missing %s", fields[i]);
+}
+
 static void lkst_vmcore_texts(struct kunit *test)
 {
 	char *want = kunit_kzalloc(test, LKST_VMCORE_TEXT_MAX, GFP_KERNEL);
@@ -128,6 +155,7 @@ static void lkst_vmcore_info_lines(struct kunit *test)
 }
 
 static struct kunit_case lkst_vmcore_test_cases[] = {
+	KUNIT_CASE(lkst_format_matches_layout),
 	KUNIT_CASE(lkst_vmcore_header),
 	KUNIT_CASE(lkst_vmcore_default_first),
 	KUNIT_CASE(lkst_vmcore_follows_buffers),

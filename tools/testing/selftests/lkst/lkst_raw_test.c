@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LKST raw buffer tests: read lkst/per_cpu/cpuN/raw the way an offline
- * tool would, knowing nothing of the kernel that wrote it but what
- * header_page, header_event and format describe, and check that the
- * records of a known workload are there with the right pids; check the
- * blocking, non-blocking, poll and splice behaviour of the raw files.
+ * tool would, knowing nothing of the kernel that wrote it but what its
+ * instance's events/header_page, events/header_event and
+ * events/lkst/NAME/format describe, and check that the records of a
+ * known workload are there with the right pids; check the blocking,
+ * non-blocking, poll and splice behaviour of the raw files.
  *
  * The workload is a child that forks and exits, traced by a maskset that
  * records only PROCESS_FORK and PROCESS_EXIT, so the records to expect
@@ -43,7 +44,7 @@ struct layout {
 	struct field ts, commit, data;		/* header_page */
 	int type_len_bits, delta_bits;		/* header_event */
 	int padding, time_extend, time_stamp, data_max;
-	struct field event, pid, arg;		/* format */
+	struct field event, pid, arg;		/* an event's format */
 	unsigned int ev_fork, ev_exit;		/* available_events */
 };
 
@@ -97,8 +98,8 @@ static char *slurp(const char *path)
 
 /*
  * Find "field:<decl> NAME[...];\toffset:O;\tsize:S;" in a format text.
- * Both header_page ("field: u64 timestamp;") and format
- * ("field:u16 event;") use this syntax.
+ * Both header_page ("field: u64 timestamp;") and an event's format
+ * ("field:u16 lkst_event;") use this syntax.
  */
 static int find_field(const char *text, const char *name, struct field *f)
 {
@@ -152,11 +153,11 @@ static int read_layout(struct layout *l)
 	char *t;
 	int id;
 
-	t = slurp(LKST "/header_page");
+	t = slurp(INST "/events/header_page");
 	if (!t || find_field(t, "timestamp", &l->ts) ||
 	    find_field(t, "commit", &l->commit) || find_field(t, "data", &l->data))
 		return -1;
-	t = slurp(LKST "/header_event");
+	t = slurp(INST "/events/header_event");
 	if (!t || find_num(t, "type_len", " : %d bits", &l->type_len_bits) ||
 	    find_num(t, "time_delta", " : %d bits", &l->delta_bits) ||
 	    find_num(t, "padding", " : type == %d", &l->padding) ||
@@ -164,10 +165,13 @@ static int read_layout(struct layout *l)
 	    find_num(t, "time_stamp", " : type == %d", &l->time_stamp) ||
 	    find_num(t, "data max type_len", " == %d", &l->data_max))
 		return -1;
-	t = slurp(LKST "/format");
-	if (!t || find_field(t, "event", &l->event) ||
-	    find_field(t, "pid", &l->pid) || find_field(t, "arg", &l->arg))
+	/* every LKST event has this layout; the arguments follow lkst_pad */
+	t = slurp(INST "/events/lkst/PROCESS_FORK/format");
+	if (!t || find_field(t, "lkst_event", &l->event) ||
+	    find_field(t, "common_pid", &l->pid) || find_field(t, "lkst_pad", &l->arg))
 		return -1;
+	l->arg.offset += l->arg.size;
+	l->arg.size = 32;
 	t = slurp(LKST "/available_events");
 	if (!t)
 		return -1;

@@ -14,7 +14,7 @@ test_lkst_directory_has_every_documented_file()
 	ok=0
 	for f in maskset available_masksets available_events \
 		 available_handlers user_masksets user_buffers notify \
-		 format header_page header_event trace buffer_size_kb \
+		 trace buffer_size_kb \
 		 per_cpu/cpu0/raw per_cpu/cpu0/raw_copy per_cpu/cpu0/refused; do
 		[ -f "$LKST/$f" ] || { echo "# missing $f"; ok=1; }
 	done
@@ -32,7 +32,10 @@ notrace_fork:instances/lkst/options/event-fork
 overwrite:instances/lkst/options/overwrite
 tracing_on:instances/lkst/tracing_on
 clear:instances/lkst/trace
-per_cpu/cpu0/stats:instances/lkst/per_cpu/cpu0/stats"
+per_cpu/cpu0/stats:instances/lkst/per_cpu/cpu0/stats
+header_page:instances/lkst/events/header_page
+header_event:instances/lkst/events/header_event
+format:instances/lkst/events/lkst/PROCESS_FORK/format"
 
 test_ftrace_files_have_no_copy_in_lkst()
 {
@@ -110,19 +113,46 @@ test_RNOTHING_is_empty()
 	expect RNOTHING "" "$(cat "$LKST/masksets/RNOTHING")"
 }
 
-test_format_describes_the_record_fields()
+# lkst/format's successor: an event's format is the whole record's layout
+test_an_events_format_describes_the_whole_record()
 {
-	for f in "u16 type" "u8 flags" "u8 preempt_count" "u32 pid" \
-		 "u16 event" "u8 handler" "u64 arg[4]"; do
-		grep -qF "field:$f;" "$LKST/format" || { echo "# no $f"; return 1; }
-	done
+	want="unsigned short common_type;0;2 unsigned char common_flags;2;1"
+	want="$want unsigned char common_preempt_count;3;1 int common_pid;4;4"
+	want="$want u16 lkst_event;8;2 u8 lkst_handler;10;1 u8 lkst_reserved;11;1"
+	want="$want u32 lkst_pad;12;4 s64 parent;16;8 s64 child;24;8 s64 tgid;32;8"
+	want="$want u64 __unused3;40;8 "
+	re='s/^	field:\([^;]*\);	offset:\([0-9]*\);'
+	re="$re	size:\\([0-9]*\\);.*/\\1;\\2;\\3/p"
+	got=$(sed -n "$re" "$LKST_INST/events/lkst/PROCESS_FORK/format" | tr '\n' ' ')
+	expect "PROCESS_FORK's fields" "$want" "$got"
 }
 
-test_header_page_describes_timestamp_commit_and_data()
+# header_page's FIELD (offset or size) of the data, in instance INST
+data_field()
+{
+	sed -n "s/.*field: char data;.*$1:\([0-9]*\);.*/\1/p" "$2/events/header_page"
+}
+
+# What raw's pages are: the instance's header_page, a user buffer's its
+# own, here with sub-buffers of two pages
+test_each_buffers_header_page_is_its_instances()
 {
 	for f in timestamp commit data; do
-		grep -q "field: .* $f;" "$LKST/header_page" || { echo "# no $f"; return 1; }
+		grep -q "field: .* $f;" "$LKST_INST/events/header_page" ||
+			{ echo "# no $f"; return 1; }
 	done
+	page=$(getconf PAGESIZE)
+	off=$(data_field offset "$LKST_INST")
+	expect "the default buffer's data size" "$((page - ${off:-page}))" \
+		"$(data_field size "$LKST_INST")" || return 1
+	echo hp >> "$LKST/user_buffers" || return 1
+	hp=$TRACING/instances/lkst.hp
+	echo $((page * 2 / 1024)) > "$hp/buffer_subbuf_size_kb" &&
+	expect "lkst.hp's data size" "$((page * 2 - ${off:-page}))" \
+		"$(data_field size "$hp")"
+	ok=$?
+	echo '!hp' >> "$LKST/user_buffers"
+	return $ok
 }
 
 test_notify_reads_count_and_reason()
@@ -143,6 +173,6 @@ lkst_run_tests \
 	test_RALL_routes_every_available_event_to_DEFAULT \
 	test_RDEFAULT_leaves_out_memory_and_lock_events \
 	test_RNOTHING_is_empty \
-	test_format_describes_the_record_fields \
-	test_header_page_describes_timestamp_commit_and_data \
+	test_an_events_format_describes_the_whole_record \
+	test_each_buffers_header_page_is_its_instances \
 	test_notify_reads_count_and_reason

@@ -175,13 +175,16 @@ interrupt() {
 }
 
 # lkst snapshot while recording: a marker child before the first snapshot,
-# another after it, both in a second one; exits go to a user buffer.  The
-# maskset and the stats after the first snapshot are kept.
+# another after it, both in a second one; exits go to a user buffer, whose
+# sub-buffers are two pages (the default buffer's are one).  The maskset and
+# the stats after the first snapshot are kept.
 snap() {
 	local l=/sys/kernel/tracing/lkst d=$dir/snap prev
 	mkdir -p "$d"
 	prev=$(cat $l/maskset)
 	grep -qx snapbuf $l/user_buffers || echo snapbuf >> $l/user_buffers
+	echo $(($(getconf PAGESIZE) * 2 / 1024)) > \
+		$l/../instances/lkst.snapbuf/buffer_subbuf_size_kb
 	grep -qx snapms $l/user_masksets || echo snapms >> $l/user_masksets
 	printf 'PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT snapbuf\n' > $l/masksets/snapms
 	: > $l/../instances/lkst/trace
@@ -325,9 +328,9 @@ confrec() {
 	local d=$dir/conf id
 	mkdir -p "$d/reclog/0123456789abcdef0123456789abcdef" \
 		"$d/reclog/fedcba9876543210fedcba9876543210" "$d/reclog/not-a-boot"
-	# recordings (a format file): only those are pruned
-	touch "$d/reclog/0123456789abcdef0123456789abcdef/format" \
-		"$d/reclog/fedcba9876543210fedcba9876543210/format"
+	# recordings (an available_events file): only those are pruned
+	touch "$d/reclog/0123456789abcdef0123456789abcdef/available_events" \
+		"$d/reclog/fedcba9876543210fedcba9876543210/available_events"
 	mkdir -p "$d/reclog/abcdefabcdefabcdefabcdefabcdefab"
 	touch -d '4 days ago' "$d/reclog/abcdefabcdefabcdefabcdefabcdefab"
 	touch -d '2 days ago' "$d/reclog/0123456789abcdef0123456789abcdef"
@@ -562,6 +565,27 @@ synthetic() {
 	    opt(9, b'lkst synthetic\0') + buf(top, b'', []) + buf(lkst, b'lkst', cpus) +
 	    opt(0, N('Q', 0)))
 	w('trace.dat', bytes(out))
+
+	# The same recording as this tool writes it: the events' own formats
+	# in events/lkst/, no format, and beside them what else the system
+	# lkst may hold (the system's enable, a kprobe event "p:lkst/probe").
+	# In evbad, one event's arguments start 4 bytes later.
+	import shutil
+	for name, bad in (('evfmt', False), ('evbad', True)):
+	    e = os.path.join(os.path.dirname(d), name)
+	    shutil.copytree(d, e, ignore=shutil.ignore_patterns('format', 'trace.dat'))
+	    ev = os.path.join(e, 'events', 'lkst')
+	    os.makedirs(ev)
+	    open(os.path.join(ev, 'enable'), 'w').write('0\n')
+	    for tid, ename, args in list(events.values()) + [(1003, 'probe', ('ip',))]:
+	        text = fmt(tid, ename, args)
+	        if ename == 'probe':
+	            text = text.replace(b'lkst_', b'probe_')
+	        if bad and ename == 'PROCESS_WAKEUP':
+	            text = text.replace(b'u32 lkst_pad;\toffset:12;\tsize:4;',
+	                                b'u32 lkst_pad;\toffset:12;\tsize:8;')
+	        os.makedirs(os.path.join(ev, ename))
+	        open(os.path.join(ev, ename, 'format'), 'wb').write(text)
 	EOF
 	# what report and states print, in the formats of report.c and states.c
 	printf '%s [%s] %7u %-16s %s\n' \
@@ -607,6 +631,15 @@ synthetic() {
 			'[ "$(rc synth_export)" = 0 ] && sane synth_export &&
 			 python3 "$s/export.py" "$s/export.json"'
 	done
+	run synth_evfmt "$lkst" report --ns "$s/evfmt"
+	check "synthetic: the events' formats, beside other files and events of lkst" eval \
+		'[ "$(rc synth_evfmt)" = 0 ] && sane synth_evfmt &&
+		 diff "$s/report" "$dir/out.synth_evfmt"'
+	run synth_evbad "$lkst" report --ns "$s/evbad"
+	check "synthetic: an event whose layout differs: exit 1, a message" eval \
+		'[ "$(rc synth_evbad)" = 1 ] && sane synth_evbad &&
+		 grep -q "evbad/events/lkst/PROCESS_[A-Z]*/format: a layout unlike" \
+			"$dir/err.synth_evbad"'
 	# 8192 is past Linux's largest NR_CPUS; 2^64 + 300 overflows
 	for n in format header_page header_event available_events comm cpu0.raw; do
 		cp "$s/cpu300/$n" "$s/big/"
@@ -955,6 +988,18 @@ snapcheck() {
 		 grep -q "PROCESS_EXIT pid=$a\b" "$dir/out.snap_buf" &&
 		 grep -q "PROCESS_EXIT pid=$b\b" "$dir/out.snap_buf" &&
 		 ! grep -q PROCESS_FORK "$dir/out.snap_buf"'
+	check "snapshot -b NAME: the page layout of its instance (two-page sub-buffers)" \
+		python3 - "$(getconf PAGESIZE)" "$d/buf/header_page" \
+			"$d/all/buffers/snapbuf/header_page" "$d/all/header_page" <<-'EOF'
+		import re, sys
+		page = int(sys.argv[1])
+		def data(f):
+		    m = re.search(r'field: char data;\toffset:(\d+);\tsize:(\d+);', open(f).read())
+		    return int(m.group(1)) + int(m.group(2)) if m else 0
+		got = [data(f) for f in sys.argv[2:]]
+		print("    sub-buffer sizes %s, page %d" % (got, page))
+		sys.exit(0 if got == [2 * page, 2 * page, page] else 1)
+	EOF
 	check "snapshot -b: an unknown buffer is an error" eval \
 		'[ "$(cat "$d/nobuf.rc")" = 1 ] && grep -q "no such user buffer" "$d/nobuf.log"'
 	run snap_bad "$lkst" snapshot -b x --all
@@ -1078,9 +1123,12 @@ check_phase() {
 	check "record: exit status 0" [ "$(cat "$dir/main.rc")" = 0 ]
 	check "record: says what it recorded and lost" \
 		grep -q "recorded [0-9]* events.*in $m" "$dir/main.log"
-	check "record: DIR is self-contained" test -s "$m/format" -a -s "$m/header_page" \
-		-a -s "$m/header_event" -a -s "$m/available_events" -a -s "$m/comm" \
-		-a -s "$m/cpu0.raw"
+	check "record: DIR is self-contained" test -s "$m/events/lkst/PROCESS_FORK/format" \
+		-a -s "$m/header_page" -a -s "$m/header_event" -a -s "$m/available_events" \
+		-a -s "$m/comm" -a -s "$m/cpu0.raw" -a ! -e "$m/format"
+	check "record: DIR has the format of every LKST event, and only theirs" eval \
+		'[ "$(ls "$m/events/lkst" | sort)" =
+		   "$(awk "{ print \$2 }" "$m/available_events" | sort)" ]'
 	check "record: previous maskset restored" cmp -s "$dir/maskset.before" "$dir/maskset.after"
 	check "record, snapshot, watch, apply: no pid left in set_event_notrace_pid" \
 		test -f "$dir/notrace.after" -a ! -s "$dir/notrace.after"
