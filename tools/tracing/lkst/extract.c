@@ -762,8 +762,12 @@ static int vmc_write_text(struct vmc *v, const struct lkst_vmcore *d,
 
 	/* DIR/format describes the records: not an earlier recording's formats */
 	path = lkst_path(dir, LKST_DIR_FORMATS);
-	lkst_remove_tree(path);
+	ret = lkst_remove_tree(path);
+	if (ret)
+		lkst_err("%s: %s", path, strerror(-ret));
 	free(path);
+	if (ret)
+		return -1;
 	for (i = 0; i < LKST_VMCORE_NR_TEXTS; i++) {
 		if (!d->text_len[i] || d->text_len[i] > VMC_TEXT_MAX) {
 			lkst_err("%s: LKST descriptor: bad length %u of %s",

@@ -163,6 +163,7 @@ int lkst_read_file(const char *path, char **buf, size_t *size);
 int lkst_write_file(const char *path, const char *buf, size_t size);
 int lkst_mkdir_p(const char *path);
 int lkst_remove_tree(const char *path);
+bool lkst_format_is_lkst(const char *fmt);
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
 int lkst_parse_time(const char *s, uint64_t *ns);
 int lkst_parse_uint(const char *s, unsigned long *val);

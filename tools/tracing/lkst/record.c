@@ -351,13 +351,6 @@ static int lkst_copy_headers(const char *dir, const char *inst)
 			      lkst_header_read(inst, LKST_FILE_HEVENT));
 }
 
-/* Does @fmt, an event's format, describe an LKST record? */
-static bool lkst_format_is_lkst(const char *fmt)
-{
-	return strstr(fmt, "\tfield:u16 lkst_event;\t") &&
-	       strstr(fmt, "\tfield:u32 lkst_pad;\t");
-}
-
 /*
  * Copy the format of every LKST event of instance @inst into
  * DIR/events/lkst/NAME/format: the layout of the records, which the
@@ -1210,6 +1203,7 @@ static int lkst_prepare_dir(const char *dir)
 {
 	struct dirent *de;
 	char *path;
+	int ret;
 	DIR *d;
 
 	if (mkdir(dir, 0755) && errno != EEXIST) {
@@ -1235,9 +1229,11 @@ static int lkst_prepare_dir(const char *dir)
 	closedir(d);
 	/* the formats of the events of the kernel that recorded it */
 	path = lkst_path(dir, LKST_DIR_FORMATS);
-	lkst_remove_tree(path);
+	ret = lkst_remove_tree(path);
+	if (ret)
+		lkst_err("%s: %s", path, strerror(-ret));
 	free(path);
-	return 0;
+	return ret ? -1 : 0;
 }
 
 /*

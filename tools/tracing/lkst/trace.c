@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <trace-cmd.h>
 #include <traceevent/event-parse.h>
@@ -172,7 +173,7 @@ out:
  * ftrace's common fields, then lkst_event, lkst_handler and the padding
  * up to the arguments, the same in every event (their names differ).
  * What has no lkst_event is not an LKST record's format and is left out.
- * Return: 0; -ENOENT, without a message, if no format was found.
+ * Return: 0; -ENOENT, without a message, if there is no LKST event's format.
  */
 static int lkst_decoder_events(struct lkst_decoder *d, const char *evdir)
 {
@@ -186,9 +187,8 @@ static int lkst_decoder_events(struct lkst_decoder *d, const char *evdir)
 
 	dir = opendir(evdir);
 	if (!dir) {
-		ret = -errno;
-		lkst_err("%s: %s", evdir, strerror(-ret));
-		return ret;
+		lkst_err("%s: %s", evdir, strerror(errno));
+		return -EIO;
 	}
 	while (!ret && (de = readdir(dir))) {
 		if (de->d_name[0] == '.')
@@ -210,15 +210,13 @@ static int lkst_decoder_events(struct lkst_decoder *d, const char *evdir)
 			free(file);
 			break;
 		}
+		/* another event of the system lkst: a kprobe event's */
+		if (!lkst_format_is_lkst(fmt))
+			goto next;
 		ev = NULL;
 		ret = -EINVAL;
 		if (tep_parse_format(d->tep, &ev, fmt, flen, "lkst") || !ev) {
 			lkst_err("%s: cannot be parsed", file);
-			goto next;
-		}
-		if (!tep_find_any_field(ev, "lkst_event")) {
-			/* another event of the system lkst: a kprobe event's */
-			ret = 0;
 			goto next;
 		}
 		type = lkst_field(ev, "common_type", file);
@@ -238,7 +236,11 @@ static int lkst_decoder_events(struct lkst_decoder *d, const char *evdir)
 		} else if (ev_f->offset != d->f_event->offset ||
 			   ev_f->size != d->f_event->size ||
 			   pid->offset != d->f_pid->offset ||
+			   pid->size != d->f_pid->size ||
 			   flags->offset != d->f_flags->offset ||
+			   flags->size != d->f_flags->size ||
+			   type->offset != d->f_type->offset ||
+			   type->size != d->f_type->size ||
 			   pad->offset + pad->size != (int)d->arg_off) {
 			lkst_err("%s: a layout unlike the other events'", file);
 			goto next;
@@ -258,7 +260,7 @@ next:
 
 static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 {
-	char *hpage = NULL, *evdir;
+	char *hpage = NULL, *evdir, *fmt;
 	struct stat st;
 	size_t hlen;
 	int ret;
@@ -285,8 +287,15 @@ static int lkst_decoder_init(struct lkst_decoder *d, struct lkst_trace *t)
 	 */
 	evdir = lkst_path(t->dir, LKST_DIR_FORMATS);
 	ret = -ENOENT;
-	if (!stat(evdir, &st) && S_ISDIR(st.st_mode))
+	if (!stat(evdir, &st) && S_ISDIR(st.st_mode)) {
 		ret = lkst_decoder_events(d, evdir);
+		fmt = lkst_path(t->dir, LKST_FILE_FORMAT);
+		if (ret == -ENOENT && access(fmt, F_OK)) {
+			lkst_err("%s: no LKST event's format", evdir);
+			ret = -EINVAL;
+		}
+		free(fmt);
+	}
 	if (ret == -ENOENT)
 		ret = lkst_decoder_format(d, t);
 	free(evdir);

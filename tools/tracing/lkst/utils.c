@@ -167,9 +167,21 @@ static int lkst_remove_one(const char *path, const struct stat *st,
 /* Remove @path and what is below it; 0 also if it does not exist */
 int lkst_remove_tree(const char *path)
 {
-	if (access(path, F_OK))
-		return 0;
+	struct stat st;
+
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
 	return nftw(path, lkst_remove_one, 16, FTW_DEPTH | FTW_PHYS) ? -errno : 0;
+}
+
+/*
+ * Does @fmt, an event's format, describe an LKST record?  Other events
+ * of the system lkst (a kprobe event "p:lkst/NAME" may be one) do not.
+ */
+bool lkst_format_is_lkst(const char *fmt)
+{
+	return strstr(fmt, "\tfield:u16 lkst_event;\t") &&
+	       strstr(fmt, "\tfield:u32 lkst_pad;\t");
 }
 
 /* hh:mm:ss.uuuuuu of the ring buffer's clock (time since boot) */

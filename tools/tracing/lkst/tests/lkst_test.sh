@@ -1127,7 +1127,7 @@ check_phase() {
 		-a -s "$m/header_page" -a -s "$m/header_event" -a -s "$m/available_events" \
 		-a -s "$m/comm" -a -s "$m/cpu0.raw" -a ! -e "$m/format"
 	check "record: DIR has the format of every LKST event, and only theirs" eval \
-		'[ "$(ls "$m/events/lkst" | sort)" =
+		'[ "$(ls "$m/events/lkst" | sort)" = \
 		   "$(awk "{ print \$2 }" "$m/available_events" | sort)" ]'
 	check "record: previous maskset restored" cmp -s "$dir/maskset.before" "$dir/maskset.after"
 	check "record, snapshot, watch, apply: no pid left in set_event_notrace_pid" \
