@@ -715,6 +715,174 @@ static struct kunit_suite rb_iter_page_suite = {
 kunit_test_suite(rb_iter_page_suite);
 
 /*
+ * The iterators of a dump (ring_buffer_iter_alloc()): started without
+ * waiting, holding off a resize only while started, and put on the last
+ * events by sub-buffer counts.
+ */
+KUNIT_DEFINE_ACTION_WRAPPER(rb_kunit_iter_free, ring_buffer_iter_free,
+			    struct ring_buffer_iter *);
+
+static struct ring_buffer_iter *rb_kunit_dump_iter(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+
+	iter = ring_buffer_iter_alloc(ctx->buffer, ctx->cpu, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, iter);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rb_kunit_iter_free,
+							iter), 0);
+	return iter;
+}
+
+/* Write @n events of 16 bytes, the first u32 of each @first, @first + 1, ... */
+static void rb_kunit_write_n(struct kunit *test, u32 first, u32 n)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	u32 data[4] = { 0 }, i;
+
+	for (i = 0; i < n; i++) {
+		data[0] = first + i;
+		rb_kunit_now += 10;
+		KUNIT_ASSERT_EQ(test, ring_buffer_write(ctx->buffer, sizeof(data), data), 0);
+	}
+}
+
+/* Start @iter, keep its last @nr events, and read their first u32s */
+static unsigned long rb_kunit_dump_last(struct ring_buffer_iter *iter,
+					unsigned long nr, u32 *vals,
+					unsigned int max, unsigned int *got)
+{
+	struct ring_buffer_event *event;
+	unsigned long left;
+	int ret;
+
+	*got = 0;
+	scoped_guard(irqsave) {
+		ret = ring_buffer_iter_start_nowait(iter);
+		if (ret)
+			return ret;
+	}
+	left = ring_buffer_iter_skip_to_last(iter, nr);
+	while (*got < max && (event = ring_buffer_iter_peek(iter, NULL))) {
+		vals[(*got)++] = *(u32 *)ring_buffer_event_data(event);
+		ring_buffer_iter_advance(iter);
+	}
+	ring_buffer_iter_stop(iter);
+	return left;
+}
+
+static void rb_dump_skip_to_last(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	unsigned int got, i;
+	u32 vals[16];
+
+	KUNIT_ASSERT_EQ(test, ring_buffer_resize(ctx->buffer, 16 * PAGE_SIZE,
+						 RING_BUFFER_ALL_CPUS), 0);
+	/* About five sub-buffers of 24-byte events, none overwritten */
+	rb_kunit_write_n(test, 0, 800);
+	KUNIT_ASSERT_EQ(test, ring_buffer_overrun_cpu(ctx->buffer, ctx->cpu), 0);
+	iter = rb_kunit_dump_iter(test);
+
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 10, vals, 16, &got), 10);
+	KUNIT_ASSERT_EQ(test, got, 10);
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_EQ(test, vals[i], 790 + i);
+
+	/* Events that end on a sub-buffer's border, and all of them */
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 1, vals, 16, &got), 1);
+	KUNIT_ASSERT_EQ(test, got, 1);
+	KUNIT_EXPECT_EQ(test, vals[0], 799);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 800, vals, 16, &got), 800);
+	KUNIT_ASSERT_EQ(test, got, 16);
+	KUNIT_EXPECT_EQ(test, vals[0], 0);
+	/* Nothing was consumed */
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 800);
+}
+
+/* After a consumer took some, and with fewer events than asked */
+static void rb_dump_skip_after_a_consumer(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	unsigned int got, i;
+	u32 vals[16];
+
+	rb_kunit_write_n(test, 0, 8);
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_NOT_NULL(test, ring_buffer_consume(ctx->buffer, ctx->cpu,
+								NULL, NULL));
+	iter = rb_kunit_dump_iter(test);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 10, vals, 16, &got), 5);
+	KUNIT_ASSERT_EQ(test, got, 5);
+	for (i = 0; i < 5; i++)
+		KUNIT_EXPECT_EQ(test, vals[i], 3 + i);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 2, vals, 16, &got), 2);
+	KUNIT_ASSERT_EQ(test, got, 2);
+	KUNIT_EXPECT_EQ(test, vals[0], 6);
+	KUNIT_EXPECT_EQ(test, vals[1], 7);
+}
+
+/* A started iterator holds off a resize; an allocated one does not */
+static void rb_dump_start_holds_resize(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	int ret;
+
+	iter = rb_kunit_dump_iter(test);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(ctx->buffer, 8 * PAGE_SIZE,
+						 RING_BUFFER_ALL_CPUS), 0);
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(ctx->buffer, 4 * PAGE_SIZE,
+						 RING_BUFFER_ALL_CPUS), -EBUSY);
+	KUNIT_EXPECT_EQ(test, ring_buffer_subbuf_order_set(ctx->buffer, 1), -EBUSY);
+	ring_buffer_iter_stop(iter);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(ctx->buffer, 4 * PAGE_SIZE,
+						 RING_BUFFER_ALL_CPUS), 0);
+}
+
+/*
+ * A buffer being resized is not waited for, and nothing stays held.  (A
+ * held reader lock is lkst_dump's case: a failed trylock on a UP kernel
+ * with DEBUG_SPINLOCK turns lock debugging off for the suites after it.)
+ */
+static void rb_dump_start_busy(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	int ret;
+
+	iter = rb_kunit_dump_iter(test);
+	atomic_inc(&ctx->buffer->resizing);
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	atomic_dec(&ctx->buffer->resizing);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(ctx->buffer, 8 * PAGE_SIZE,
+						 RING_BUFFER_ALL_CPUS), 0);
+}
+
+static struct kunit_case rb_dump_iter_cases[] = {
+	KUNIT_CASE(rb_dump_skip_to_last),
+	KUNIT_CASE(rb_dump_skip_after_a_consumer),
+	KUNIT_CASE(rb_dump_start_holds_resize),
+	KUNIT_CASE(rb_dump_start_busy),
+	{}
+};
+
+static struct kunit_suite rb_dump_iter_suite = {
+	.name		= "ring_buffer_dump_iter",
+	.init		= rb_kunit_init,
+	.test_cases	= rb_dump_iter_cases,
+};
+
+kunit_test_suite(rb_dump_iter_suite);
+
+/*
  * ring_buffer_range_cpu_lost() of a buffer allocated over memory that
  * held one: the "previous boot" is a buffer freed over the same range.
  */

@@ -425,17 +425,12 @@ int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
 			return -ENODEV;
 	}
 	guard(mutex)(&buf->resize_lock);
-	/* The dump's iterators would make the resize fail with -EBUSY. */
-	if (buf == lkst_default_buf)
-		lkst_dump_suspend();
 	ret = tracing_resize_ring_buffer(buf->tr, size_kb << 10,
 					 RING_BUFFER_ALL_CPUS);
 	if (!ret) {
 		WRITE_ONCE(buf->size_kb, size_kb);
 		WRITE_ONCE(buf->size_entries, lkst_buffer_entries(buf));
 	}
-	if (buf == lkst_default_buf)
-		lkst_dump_resume();
 	return ret < 0 ? ret : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);

@@ -546,46 +546,9 @@ int lkst_control_files_init(struct dentry *top);
 
 /* lkst_dump.c */
 #define LKST_DUMP_MAX		1000	/* records per CPU, and in all */
-#define LKST_DUMP_LINE_MAX	256
 
-struct ring_buffer_iter;
-
-/* What the dump reads of one CPU */
-struct lkst_dump_cpu {
-	struct ring_buffer_iter	*it;		/* NULL: CPU never online */
-	unsigned int		left;		/* records still to print */
-	bool			skipped;	/* its reader lock was taken */
-	/*
-	 * Where the last dump ended: its newest record's timestamp, and how
-	 * many records up to it had that timestamp (a coarse trace clock
-	 * gives many records one).
-	 */
-	bool			dumped;
-	u64			since_ts;
-	unsigned int		since_run;
-	/* the same for the newest record of this dump's walk */
-	bool			seen;
-	u64			last_ts;
-	unsigned int		last_run;
-};
-
-/* Non-consuming iterators over every CPU of a buffer, allocated ahead. */
-struct lkst_dump_iters {
-	struct trace_buffer		*rb;	/* what they read */
-	unsigned int			nr_cpus;
-	struct lkst_dump_cpu		cpu[];
-};
-
-struct lkst_dump_iters *lkst_dump_iters_alloc(struct trace_buffer *rb);
-void lkst_dump_iters_free(struct lkst_dump_iters *di);
-unsigned int lkst_dump_records(struct lkst_dump_iters *di, unsigned int nr,
-			       unsigned int max,
-			       void (*out)(const char *line, void *data),
-			       void *data);
 int lkst_dump_set(unsigned int nr);
 unsigned int lkst_dump_get(void);
-void lkst_dump_suspend(void);
-void lkst_dump_resume(void);
 int lkst_dump_create_files(struct dentry *top);
 int lkst_dump_init(void);
 

@@ -98,6 +98,7 @@ void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
 	if (rec->handler != LKST_HANDLER_DEFAULT)
 		seq_buf_printf(s, " handler=%u", rec->handler);
 }
+EXPORT_SYMBOL_IF_KUNIT(lkst_record_print_args);
 
 /* instances/lkst/trace, trace_pipe and ftrace_dump() print with this */
 static enum print_line_t lkst_tevent_trace(struct trace_iterator *iter,

@@ -1,21 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the dump on oops and panic: the last N records of a
- * buffer, in order, formatted as the trace file does, without consuming,
- * bounded in all, only what an earlier dump did not see, and without the
- * CPUs whose reader lock is taken.
+ * buffer's instance, in order, printed by ftrace_dump_instance() in the
+ * format of the instance's trace file, consuming nothing, bounded in all,
+ * and without the CPUs whose reader lock is taken.
  */
 #include <kunit/test.h>
 #include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
 #include <linux/string.h>
 
+#include "../../trace.h"
 #include "../lkst_internal.h"
 #include "lkst_kunit.h"
 
-#define LKST_TEST_LINES	16
+#define LKST_TEST_LINES		16
+#define LKST_TEST_LINE_MAX	256
 
 struct lkst_test_out {
-	char		line[LKST_TEST_LINES][LKST_DUMP_LINE_MAX];
+	char		line[LKST_TEST_LINES][LKST_TEST_LINE_MAX];
 	unsigned int	n;
 };
 
@@ -27,18 +30,28 @@ static struct lkst_test_out *lkst_test_out(struct kunit *test)
 	return out;
 }
 
-static void lkst_test_collect(const char *line, void *data)
+static void lkst_test_collect(struct trace_seq *s, void *data)
 {
 	struct lkst_test_out *out = data;
 
 	if (out->n < LKST_TEST_LINES)
-		strscpy(out->line[out->n], line);
+		strscpy(out->line[out->n], s->buffer,
+			min_t(size_t, LKST_TEST_LINE_MAX, trace_seq_used(s) + 1));
 	out->n++;
 }
 
-static void lkst_test_iters_free(void *data)
+KUNIT_DEFINE_ACTION_WRAPPER(lkst_test_dump_release, trace_array_dump_release,
+			    struct trace_array *);
+
+/* A buffer whose instance a dump can read */
+static struct lkst_buffer *lkst_test_dump_buffer(struct kunit *test)
 {
-	lkst_dump_iters_free(data);
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+
+	KUNIT_ASSERT_EQ(test, trace_array_dump_prepare(buf->tr), 0);
+	KUNIT_ASSERT_EQ(test, 0, kunit_add_action_or_reset(test, lkst_test_dump_release,
+							   buf->tr));
+	return buf;
 }
 
 /* PROCESS_FORK records with arg0 = first, first + 1, ..., on one CPU */
@@ -55,15 +68,9 @@ static void lkst_test_write(struct lkst_buffer *buf, u64 first, unsigned int n)
 	}
 }
 
-/* A line without its timestamp: from the CPU field on */
-static const char *lkst_test_tail(const char *line)
-{
-	const char *p = strstr(line, " [");
-
-	return p ? p : line;
-}
-
-static void lkst_test_expect(struct kunit *test, const char *line, u64 arg0)
+/* A record's line: "... [CPU] FLAGS TIME: PROCESS_FORK: ARGS\n" */
+static void lkst_test_expect(struct kunit *test, const char *line, int cpu,
+			     u64 arg0)
 {
 	struct lkst_record rec = {
 		.event = LKST_EV_PROCESS_FORK,
@@ -71,159 +78,137 @@ static void lkst_test_expect(struct kunit *test, const char *line, u64 arg0)
 		.pid = 42,
 		.arg = { arg0, 2, 3, 0 },
 	};
-	char want[LKST_DUMP_LINE_MAX];
+	char want[LKST_TEST_LINE_MAX], at[16];
 	struct seq_buf s;
 
 	seq_buf_init(&s, want, sizeof(want));
-	lkst_record_print(&s, &rec, raw_smp_processor_id(), 0);
-	KUNIT_EXPECT_STREQ(test, lkst_test_tail(line),
-			   lkst_test_tail(seq_buf_str(&s)));
+	seq_buf_puts(&s, ": PROCESS_FORK:");
+	lkst_record_print_args(&s, lkst_event_desc(LKST_EV_PROCESS_FORK), &rec);
+	seq_buf_putc(&s, '\n');
+	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, seq_buf_str(&s)),
+				  "line '%s', expected its end '%s'", line,
+				  seq_buf_str(&s));
+	KUNIT_EXPECT_STREQ(test, strstr(line, seq_buf_str(&s)) ?: "",
+			   seq_buf_str(&s));
+	snprintf(at, sizeof(at), " [%03d] ", cpu);
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(line, at), "line '%s', not of %s",
+				  line, at);
 }
 
-/* The dump runs with interrupts disabled */
-static unsigned int lkst_test_dump(struct lkst_dump_iters *di, unsigned int nr,
-				   unsigned int max, struct lkst_test_out *out)
+/* The dump's first two and last lines */
+static void lkst_test_frame(struct kunit *test, struct lkst_test_out *out,
+			    struct lkst_buffer *buf, unsigned int last,
+			    unsigned int max, unsigned int lines)
 {
-	guard(irqsave)();
-	return lkst_dump_records(di, nr, max, lkst_test_collect, out);
+	char want[LKST_TEST_LINE_MAX];
+
+	KUNIT_ASSERT_EQ(test, out->n, lines + 3);
+	snprintf(want, sizeof(want),
+		 "Dumping ftrace instance %s buffer: the last %u entries of each CPU, %u in all at the most\n",
+		 buf->tr->name, last, max);
+	KUNIT_EXPECT_STREQ(test, out->line[0], want);
+	KUNIT_EXPECT_STREQ(test, out->line[1], "---------------------------------\n");
+	if (lines + 2 < LKST_TEST_LINES)
+		KUNIT_EXPECT_STREQ(test, out->line[lines + 2],
+				   "---------------------------------\n");
 }
 
-static struct lkst_dump_iters *lkst_test_iters(struct kunit *test,
-					       struct lkst_buffer *buf)
+static int lkst_test_dump(struct lkst_buffer *buf, unsigned int last,
+			  unsigned int max, struct lkst_test_out *out)
 {
-	struct lkst_dump_iters *di;
-
-	di = lkst_dump_iters_alloc(lkst_buffer_rb(buf));
-	KUNIT_ASSERT_NOT_NULL(test, di);
-	KUNIT_ASSERT_EQ(test, 0,
-			kunit_add_action_or_reset(test, lkst_test_iters_free, di));
-	return di;
+	out->n = 0;
+	return ftrace_dump_instance(buf->tr, last, max, lkst_test_collect, out);
 }
 
 static void lkst_dump_last_n(struct kunit *test)
 {
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_test_out *out;
-	struct lkst_dump_iters *di;
-	unsigned int i;
-
-	out = lkst_test_out(test);
-	lkst_test_write(buf, 100, 10);
-	di = lkst_test_iters(test, buf);
-
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 3, LKST_DUMP_MAX, out), 3);
-	KUNIT_ASSERT_EQ(test, out->n, 3);
-	for (i = 0; i < 3; i++)
-		lkst_test_expect(test, out->line[i], 107 + i);
-	KUNIT_EXPECT_EQ(test, out->line[2][strlen(out->line[2]) - 1], '\n');
-}
-
-static void lkst_dump_all_when_fewer(struct kunit *test)
-{
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_record fake = {
-		.type	= lkst_event_type[LKST_EV_PROCESS_FORK] + 1,
-		.event	= LKST_EV_PROCESS_FORK,
-	};
-	struct lkst_test_out *out;
-	struct lkst_dump_iters *di;
-	unsigned int i;
-
-	out = lkst_test_out(test);
-	lkst_test_write(buf, 0, 4);
-	/* Not LKST records, left out: too short, or not of the event's type */
-	scoped_guard(preempt) {
-		ring_buffer_write(lkst_buffer_rb(buf), 4, &i);
-		ring_buffer_write(lkst_buffer_rb(buf), sizeof(fake), &fake);
-	}
-	lkst_test_write(buf, 4, 2);
-	di = lkst_test_iters(test, buf);
-
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 50, LKST_DUMP_MAX, out), 6);
-	KUNIT_ASSERT_EQ(test, out->n, 6);
-	for (i = 0; i < 6; i++)
-		lkst_test_expect(test, out->line[i], i);
-}
-
-/*
- * A dump consumes nothing, and a second one prints only what came after
- * the first: an oops the kernel survived, then a panic.
- */
-static void lkst_dump_only_newer(struct kunit *test)
-{
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_test_out *a, *b, *c;
-	struct lkst_dump_iters *di;
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *out = lkst_test_out(test);
 	unsigned int i;
 	int cpu;
 
-	a = lkst_test_out(test);
-	b = lkst_test_out(test);
-	c = lkst_test_out(test);
+	cpu = get_cpu();
+	lkst_test_write(buf, 100, 10);
+	put_cpu();
+
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 3, LKST_DUMP_MAX, out), 3);
+	lkst_test_frame(test, out, buf, 3, LKST_DUMP_MAX, 3);
+	for (i = 0; i < 3; i++)
+		lkst_test_expect(test, out->line[2 + i], cpu, 107 + i);
+}
+
+/* Fewer records than asked: all of them; and nothing is consumed */
+static void lkst_dump_consumes_nothing(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *a = lkst_test_out(test);
+	struct lkst_test_out *b = lkst_test_out(test);
+	unsigned int i;
+	int cpu;
+
 	cpu = get_cpu();
 	lkst_test_write(buf, 0, 5);
 	put_cpu();
-	di = lkst_test_iters(test, buf);
 
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, a), 5);
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, b), 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 50, LKST_DUMP_MAX, a), 5);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 50, LKST_DUMP_MAX, b), 5);
+	lkst_test_frame(test, b, buf, 50, LKST_DUMP_MAX, 5);
+	for (i = 0; i < 5; i++) {
+		lkst_test_expect(test, b->line[2 + i], cpu, i);
+		KUNIT_EXPECT_STREQ(test, a->line[2 + i], b->line[2 + i]);
+	}
 	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(lkst_buffer_rb(buf), cpu), 5);
 	KUNIT_EXPECT_EQ(test, ring_buffer_read_events_cpu(lkst_buffer_rb(buf), cpu), 0);
-
+	/* Recording goes on after the dump */
+	KUNIT_EXPECT_TRUE(test, lkst_buffer_is_on(buf));
 	cpu = get_cpu();
-	lkst_test_write(buf, 5, 2);
+	lkst_test_write(buf, 5, 1);
 	put_cpu();
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 5, LKST_DUMP_MAX, c), 2);
-	KUNIT_ASSERT_EQ(test, c->n, 2);
-	for (i = 0; i < 2; i++)
-		lkst_test_expect(test, c->line[i], 5 + i);
-	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(lkst_buffer_rb(buf), cpu), 7);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 1, LKST_DUMP_MAX, b), 1);
+	lkst_test_expect(test, b->line[2], cpu, 5);
 }
 
 /* At most max records in all: the newest of the last nr */
 static void lkst_dump_bounded_in_all(struct kunit *test)
 {
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_test_out *out;
-	struct lkst_dump_iters *di;
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *out = lkst_test_out(test);
 	unsigned int i;
+	int cpu;
 
-	out = lkst_test_out(test);
+	cpu = get_cpu();
 	lkst_test_write(buf, 0, 10);
-	di = lkst_test_iters(test, buf);
+	put_cpu();
 
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 8, 3, out), 3);
-	KUNIT_ASSERT_EQ(test, out->n, 3);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 8, 3, out), 3);
+	lkst_test_frame(test, out, buf, 8, 3, 3);
 	for (i = 0; i < 3; i++)
-		lkst_test_expect(test, out->line[i], 7 + i);
+		lkst_test_expect(test, out->line[2 + i], cpu, 7 + i);
 }
 
 /*
  * A CPU whose reader lock is held (a reader the panic stopped, or one the
- * NMI interrupted) is left out, not waited for; the next dump reads it.
+ * NMI interrupted) is left out, not waited for, and a line says so; the
+ * next dump reads it.
  */
-static void lkst_test_read_finish(void *it)
-{
-	ring_buffer_read_finish(it);
-}
+KUNIT_DEFINE_ACTION_WRAPPER(lkst_test_read_finish, ring_buffer_read_finish,
+			    struct ring_buffer_iter *);
 
 static void lkst_dump_skips_a_locked_cpu(struct kunit *test)
 {
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *a = lkst_test_out(test);
+	struct lkst_test_out *b = lkst_test_out(test);
 	struct ring_buffer_iter *reader;
-	struct lkst_test_out *a, *b;
-	struct lkst_dump_iters *di;
+	char want[LKST_TEST_LINE_MAX];
 	unsigned long flags;
-	unsigned int n = 0;
 	bool locked;
-	int cpu;
+	int cpu, n = 0;
 
-	a = lkst_test_out(test);
-	b = lkst_test_out(test);
 	cpu = get_cpu();
 	lkst_test_write(buf, 0, 4);
 	put_cpu();
-	di = lkst_test_iters(test, buf);
 	reader = ring_buffer_read_start(lkst_buffer_rb(buf), cpu, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, reader);
 	KUNIT_ASSERT_EQ(test, 0,
@@ -233,58 +218,77 @@ static void lkst_dump_skips_a_locked_cpu(struct kunit *test)
 	local_irq_save(flags);
 	locked = ring_buffer_iter_trylock(reader);
 	if (locked) {
-		n = lkst_dump_records(di, 10, LKST_DUMP_MAX, lkst_test_collect, a);
+		n = lkst_test_dump(buf, 10, LKST_DUMP_MAX, a);
 		ring_buffer_iter_unlock(reader);
 	}
 	local_irq_restore(flags);
 	KUNIT_ASSERT_TRUE(test, locked);
 	KUNIT_EXPECT_EQ(test, n, 0);
-	KUNIT_EXPECT_EQ(test, a->n, 0);
-	KUNIT_EXPECT_TRUE(test, di->cpu[cpu].skipped);
+	KUNIT_ASSERT_EQ(test, a->n, 5);
+	KUNIT_EXPECT_STREQ(test, a->line[2], "   (ftrace buffer empty)\n");
+	snprintf(want, sizeof(want),
+		 "cpu%d left out: its buffer's reader lock was held, or it was being resized\n",
+		 cpu);
+	KUNIT_EXPECT_STREQ(test, a->line[4], want);
 
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 10, LKST_DUMP_MAX, b), 4);
-	KUNIT_EXPECT_FALSE(test, di->cpu[cpu].skipped);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, b), 4);
+	lkst_test_frame(test, b, buf, 10, LKST_DUMP_MAX, 4);
 }
 
 static void lkst_dump_empty(struct kunit *test)
 {
-	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
-	struct lkst_test_out *out;
-	struct lkst_dump_iters *di;
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *out = lkst_test_out(test);
 
-	out = lkst_test_out(test);
-	di = lkst_test_iters(test, buf);
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 10, LKST_DUMP_MAX, out), 0);
-	KUNIT_EXPECT_EQ(test, out->n, 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, out), 0);
+	KUNIT_ASSERT_EQ(test, out->n, 4);
+	KUNIT_EXPECT_STREQ(test, out->line[2], "   (ftrace buffer empty)\n");
 	/* 0 records per CPU prints nothing either */
 	lkst_test_write(buf, 0, 3);
-	KUNIT_EXPECT_EQ(test, lkst_test_dump(di, 0, LKST_DUMP_MAX, out), 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 0, LKST_DUMP_MAX, out), 0);
+	KUNIT_EXPECT_EQ(test, out->n, 4);
+}
+
+/* Without trace_array_dump_prepare() there is nothing to read with */
+static void lkst_dump_not_prepared(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_dump");
+	struct lkst_test_out *out = lkst_test_out(test);
+
+	lkst_test_write(buf, 0, 3);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, out), -ENODEV);
+	KUNIT_EXPECT_EQ(test, out->n, 0);
+	KUNIT_ASSERT_EQ(test, trace_array_dump_prepare(buf->tr), 0);
+	trace_array_dump_release(buf->tr);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, out), -ENODEV);
 }
 
 static void lkst_dump_set_bounds(struct kunit *test)
 {
+	struct lkst_buffer *buf = lkst_buffer_default();
 	unsigned int old = lkst_dump_get();
 
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(LKST_DUMP_MAX + 1), -EINVAL);
 	KUNIT_EXPECT_EQ(test, lkst_dump_get(), old);
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(LKST_DUMP_MAX), 0);
 	KUNIT_EXPECT_EQ(test, lkst_dump_get(), LKST_DUMP_MAX);
-	/* The default buffer can still be resized: the iterators step aside. */
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(lkst_buffer_default(),
-						 LKST_BUF_DEFAULT_KB * 2), 0);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(lkst_buffer_default(),
-						 LKST_BUF_DEFAULT_KB), 0);
+	KUNIT_EXPECT_NOT_NULL(test, READ_ONCE(buf->tr->dump_iters));
+	/* The instance can be resized while the dump is set: nothing holds it */
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, LKST_BUF_DEFAULT_KB * 2), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, LKST_BUF_DEFAULT_KB), 0);
+	KUNIT_EXPECT_EQ(test, lkst_dump_set(0), 0);
+	KUNIT_EXPECT_NULL(test, READ_ONCE(buf->tr->dump_iters));
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(old), 0);
 	KUNIT_EXPECT_EQ(test, lkst_dump_get(), old);
 }
 
 static struct kunit_case lkst_dump_test_cases[] = {
 	KUNIT_CASE(lkst_dump_last_n),
-	KUNIT_CASE(lkst_dump_all_when_fewer),
-	KUNIT_CASE(lkst_dump_only_newer),
+	KUNIT_CASE(lkst_dump_consumes_nothing),
 	KUNIT_CASE(lkst_dump_bounded_in_all),
 	KUNIT_CASE(lkst_dump_skips_a_locked_cpu),
 	KUNIT_CASE(lkst_dump_empty),
+	KUNIT_CASE(lkst_dump_not_prepared),
 	KUNIT_CASE(lkst_dump_set_bounds),
 	{}
 };
