@@ -778,19 +778,28 @@ static void rb_dump_skip_to_last(struct kunit *test)
 	unsigned int got, i;
 	u32 vals[16];
 
+	unsigned int per_page, on_last;
+
 	KUNIT_ASSERT_EQ(test, ring_buffer_resize(ctx->buffer, 16 * PAGE_SIZE,
 						 RING_BUFFER_ALL_CPUS), 0);
-	/* About five sub-buffers of 24-byte events, none overwritten */
+	/* Four sub-buffers or more (of 4 KiB pages), none overwritten */
 	rb_kunit_write_n(test, 0, 800);
 	KUNIT_ASSERT_EQ(test, ring_buffer_overrun_cpu(ctx->buffer, ctx->cpu), 0);
 	iter = rb_kunit_dump_iter(test);
+	per_page = rb_subbuf_capacity(ctx->buffer) / rb_calculate_event_length(16);
+	on_last = 800 % per_page ?: per_page;
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 10, vals, 16, &got), 10);
 	KUNIT_ASSERT_EQ(test, got, 10);
 	for (i = 0; i < 10; i++)
 		KUNIT_EXPECT_EQ(test, vals[i], 790 + i);
 
-	/* Events that end on a sub-buffer's border, and all of them */
+	/* The last sub-buffer exactly, one event more, one, all of them */
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, on_last, vals, 16, &got), on_last);
+	KUNIT_EXPECT_EQ(test, vals[0], 800 - on_last);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, on_last + 1, vals, 16, &got),
+			on_last + 1);
+	KUNIT_EXPECT_EQ(test, vals[0], 799 - on_last);
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 1, vals, 16, &got), 1);
 	KUNIT_ASSERT_EQ(test, got, 1);
 	KUNIT_EXPECT_EQ(test, vals[0], 799);
@@ -799,6 +808,48 @@ static void rb_dump_skip_to_last(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vals[0], 0);
 	/* Nothing was consumed */
 	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 800);
+}
+
+/* A flight recorder: the buffer overwrote its oldest events many times */
+static void rb_dump_skip_overwritten(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	unsigned int got, i;
+	u32 vals[16];
+
+	rb_kunit_write_n(test, 0, 5000);
+	KUNIT_ASSERT_GT(test, ring_buffer_overrun_cpu(ctx->buffer, ctx->cpu), 0);
+	iter = rb_kunit_dump_iter(test);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 16, vals, 16, &got), 16);
+	KUNIT_ASSERT_EQ(test, got, 16);
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, vals[i], 5000 - 16 + i);
+}
+
+/*
+ * Larger sub-buffers than the iterator was allocated for: refused, as
+ * the iterator could not copy their events
+ */
+static void rb_dump_start_after_an_order_change(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	struct ring_buffer_iter *iter;
+	int ret;
+
+	iter = rb_kunit_dump_iter(test);
+	/* An allocated iterator does not hold the order either */
+	KUNIT_ASSERT_EQ(test, ring_buffer_subbuf_order_set(ctx->buffer, 1), 0);
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	KUNIT_EXPECT_EQ(test, ret, -EBUSY);
+	/* Back to the size it knows */
+	KUNIT_ASSERT_EQ(test, ring_buffer_subbuf_order_set(ctx->buffer, 0), 0);
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	if (!ret)
+		ring_buffer_iter_stop(iter);
 }
 
 /* After a consumer took some, and with fewer events than asked */
@@ -868,7 +919,9 @@ static void rb_dump_start_busy(struct kunit *test)
 
 static struct kunit_case rb_dump_iter_cases[] = {
 	KUNIT_CASE(rb_dump_skip_to_last),
+	KUNIT_CASE(rb_dump_skip_overwritten),
 	KUNIT_CASE(rb_dump_skip_after_a_consumer),
+	KUNIT_CASE(rb_dump_start_after_an_order_change),
 	KUNIT_CASE(rb_dump_start_holds_resize),
 	KUNIT_CASE(rb_dump_start_busy),
 	{}

@@ -67,7 +67,7 @@ static void lkst_dump(const char *why, bool panic)
 	tracer_tracing_off(buf->tr);
 	pr_emerg("lkst: dump on %s: the last %u records of each CPU of instances/%s\n",
 		 why, nr, buf->tr->name);
-	lines = ftrace_dump_instance(buf->tr, nr, LKST_DUMP_MAX, NULL, NULL);
+	lines = ftrace_dump_instance(buf->tr, nr, LKST_DUMP_MAX);
 	if (lines == -EBUSY)
 		pr_emerg("lkst: dump on %s: none, another dump is running\n", why);
 	else if (lines < 0)
