@@ -771,60 +771,110 @@ static unsigned long rb_kunit_dump_last(struct ring_buffer_iter *iter,
 	return left;
 }
 
+/* Events of 16 bytes in a sub-buffer of the test's buffer */
+static unsigned int rb_kunit_per_page(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+
+	return rb_subbuf_capacity(ctx->buffer) / rb_calculate_event_length(16);
+}
+
 static void rb_dump_skip_to_last(struct kunit *test)
 {
 	struct rb_kunit_ctx *ctx = test->priv;
+	unsigned int per_page = rb_kunit_per_page(test);
+	/* Three sub-buffers and about half of a fourth, none overwritten */
+	unsigned int n = 3 * per_page + per_page / 2, on_last;
 	struct ring_buffer_iter *iter;
 	unsigned int got, i;
 	u32 vals[16];
 
-	unsigned int per_page, on_last;
-
-	KUNIT_ASSERT_EQ(test, ring_buffer_resize(ctx->buffer, 16 * PAGE_SIZE,
+	KUNIT_ASSERT_EQ(test, ring_buffer_resize(ctx->buffer,
+						 8 * rb_subbuf_capacity(ctx->buffer),
 						 RING_BUFFER_ALL_CPUS), 0);
-	/* Four sub-buffers or more (of 4 KiB pages), none overwritten */
-	rb_kunit_write_n(test, 0, 800);
+	rb_kunit_write_n(test, 0, n);
 	KUNIT_ASSERT_EQ(test, ring_buffer_overrun_cpu(ctx->buffer, ctx->cpu), 0);
+	/* The first event has a time extend: count the last sub-buffer's */
+	on_last = rb_page_entries(ctx->buffer->buffers[ctx->cpu]->commit_page);
+	KUNIT_ASSERT_GT(test, on_last, 1);
+	KUNIT_ASSERT_LT(test, on_last, n / 3);
 	iter = rb_kunit_dump_iter(test);
-	per_page = rb_subbuf_capacity(ctx->buffer) / rb_calculate_event_length(16);
-	on_last = 800 % per_page ?: per_page;
 
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 10, vals, 16, &got), 10);
 	KUNIT_ASSERT_EQ(test, got, 10);
 	for (i = 0; i < 10; i++)
-		KUNIT_EXPECT_EQ(test, vals[i], 790 + i);
+		KUNIT_EXPECT_EQ(test, vals[i], n - 10 + i);
 
 	/* The last sub-buffer exactly, one event more, one, all of them */
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, on_last, vals, 16, &got), on_last);
-	KUNIT_EXPECT_EQ(test, vals[0], 800 - on_last);
+	KUNIT_EXPECT_EQ(test, vals[0], n - on_last);
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, on_last + 1, vals, 16, &got),
 			on_last + 1);
-	KUNIT_EXPECT_EQ(test, vals[0], 799 - on_last);
+	KUNIT_EXPECT_EQ(test, vals[0], n - on_last - 1);
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 1, vals, 16, &got), 1);
 	KUNIT_ASSERT_EQ(test, got, 1);
-	KUNIT_EXPECT_EQ(test, vals[0], 799);
-	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 800, vals, 16, &got), 800);
+	KUNIT_EXPECT_EQ(test, vals[0], n - 1);
+	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, n, vals, 16, &got), n);
 	KUNIT_ASSERT_EQ(test, got, 16);
 	KUNIT_EXPECT_EQ(test, vals[0], 0);
 	/* Nothing was consumed */
-	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), 800);
+	KUNIT_EXPECT_EQ(test, ring_buffer_entries_cpu(ctx->buffer, ctx->cpu), n);
 }
 
 /* A flight recorder: the buffer overwrote its oldest events many times */
 static void rb_dump_skip_overwritten(struct kunit *test)
 {
 	struct rb_kunit_ctx *ctx = test->priv;
+	unsigned int n = 20 * rb_kunit_per_page(test);
 	struct ring_buffer_iter *iter;
 	unsigned int got, i;
 	u32 vals[16];
 
-	rb_kunit_write_n(test, 0, 5000);
+	rb_kunit_write_n(test, 0, n);
 	KUNIT_ASSERT_GT(test, ring_buffer_overrun_cpu(ctx->buffer, ctx->cpu), 0);
 	iter = rb_kunit_dump_iter(test);
 	KUNIT_EXPECT_EQ(test, rb_kunit_dump_last(iter, 16, vals, 16, &got), 16);
 	KUNIT_ASSERT_EQ(test, got, 16);
 	for (i = 0; i < 16; i++)
-		KUNIT_EXPECT_EQ(test, vals[i], 5000 - 16 + i);
+		KUNIT_EXPECT_EQ(test, vals[i], n - 16 + i);
+}
+
+/*
+ * A consumer after the start: the skip starts at the new reader page;
+ * one during the reads ends the iterator, and its stop says so
+ */
+static void rb_dump_consumer_meanwhile(struct kunit *test)
+{
+	struct rb_kunit_ctx *ctx = test->priv;
+	unsigned int n = 2 * rb_kunit_per_page(test);
+	struct ring_buffer_event *event;
+	struct ring_buffer_iter *iter;
+	unsigned long left;
+	int ret;
+
+	KUNIT_ASSERT_EQ(test, ring_buffer_resize(ctx->buffer,
+						 8 * rb_subbuf_capacity(ctx->buffer),
+						 RING_BUFFER_ALL_CPUS), 0);
+	rb_kunit_write_n(test, 0, n);
+	iter = rb_kunit_dump_iter(test);
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_NOT_NULL(test, ring_buffer_consume(ctx->buffer, ctx->cpu, NULL, NULL));
+	left = ring_buffer_iter_skip_to_last(iter, n);
+	KUNIT_EXPECT_EQ(test, left, n - 1);
+	event = ring_buffer_iter_peek(iter, NULL);
+	KUNIT_ASSERT_NOT_NULL(test, event);
+	KUNIT_EXPECT_EQ(test, *(u32 *)ring_buffer_event_data(event), 1);
+	KUNIT_EXPECT_EQ(test, ring_buffer_iter_stop(iter), 0);
+
+	scoped_guard(irqsave)
+		ret = ring_buffer_iter_start_nowait(iter);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, ring_buffer_iter_skip_to_last(iter, 4), 4);
+	KUNIT_ASSERT_NOT_NULL(test, ring_buffer_consume(ctx->buffer, ctx->cpu, NULL, NULL));
+	KUNIT_EXPECT_NULL(test, ring_buffer_iter_peek(iter, NULL));
+	KUNIT_EXPECT_EQ(test, ring_buffer_iter_stop(iter), -ESTALE);
 }
 
 /*
@@ -920,6 +970,7 @@ static void rb_dump_start_busy(struct kunit *test)
 static struct kunit_case rb_dump_iter_cases[] = {
 	KUNIT_CASE(rb_dump_skip_to_last),
 	KUNIT_CASE(rb_dump_skip_overwritten),
+	KUNIT_CASE(rb_dump_consumer_meanwhile),
 	KUNIT_CASE(rb_dump_skip_after_a_consumer),
 	KUNIT_CASE(rb_dump_start_after_an_order_change),
 	KUNIT_CASE(rb_dump_start_holds_resize),

@@ -206,9 +206,13 @@ static void lkst_dump_skips_a_locked_cpu(struct kunit *test)
 	bool locked;
 	int cpu, n = 0;
 
-	/* On UP, a spin lock is no lock unless DEBUG_SPINLOCK makes it one */
-	if (!IS_ENABLED(CONFIG_SMP) && !IS_ENABLED(CONFIG_DEBUG_SPINLOCK))
-		kunit_skip(test, "a UP kernel without DEBUG_SPINLOCK has no held lock");
+	/*
+	 * On UP, a spin lock is no lock without DEBUG_SPINLOCK, and with it
+	 * a failed trylock turns lock debugging off for the suites after
+	 * this one
+	 */
+	if (!IS_ENABLED(CONFIG_SMP))
+		kunit_skip(test, "a UP kernel");
 	cpu = get_cpu();
 	lkst_test_write(buf, 0, 4);
 	put_cpu();
@@ -236,6 +240,33 @@ static void lkst_dump_skips_a_locked_cpu(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, b), 4);
 	lkst_test_frame(test, b, buf, 10, LKST_DUMP_MAX, 4);
+}
+
+/*
+ * Larger sub-buffers than the dump's iterators can copy: every CPU is
+ * left out, and named, until the sub-buffers are back (or the dump is
+ * prepared again)
+ */
+static void lkst_dump_leaves_out_larger_sub_buffers(struct kunit *test)
+{
+	struct lkst_buffer *buf = lkst_test_dump_buffer(test);
+	struct lkst_test_out *out = lkst_test_out(test);
+	char want[LKST_TEST_LINE_MAX];
+
+	KUNIT_ASSERT_EQ(test, ring_buffer_subbuf_order_set(lkst_buffer_rb(buf), 1), 0);
+	lkst_test_write(buf, 0, 2);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, out), 0);
+	KUNIT_ASSERT_EQ(test, out->n, 5);
+	KUNIT_EXPECT_STREQ(test, out->line[2], "   (ftrace buffer empty)\n");
+	snprintf(want, sizeof(want),
+		 "CPUs %*pbl left out: a reader held the buffer's lock, or its size or sub-buffer size changed\n",
+		 cpumask_pr_args(cpu_online_mask));
+	KUNIT_EXPECT_STREQ(test, out->line[4], want);
+
+	KUNIT_ASSERT_EQ(test, ring_buffer_subbuf_order_set(lkst_buffer_rb(buf), 0), 0);
+	lkst_test_write(buf, 0, 2);
+	KUNIT_EXPECT_EQ(test, lkst_test_dump(buf, 10, LKST_DUMP_MAX, out), 2);
+	KUNIT_EXPECT_EQ(test, out->n, 5);
 }
 
 static void lkst_dump_empty(struct kunit *test)
@@ -290,6 +321,7 @@ static struct kunit_case lkst_dump_test_cases[] = {
 	KUNIT_CASE(lkst_dump_consumes_nothing),
 	KUNIT_CASE(lkst_dump_bounded_in_all),
 	KUNIT_CASE(lkst_dump_skips_a_locked_cpu),
+	KUNIT_CASE(lkst_dump_leaves_out_larger_sub_buffers),
 	KUNIT_CASE(lkst_dump_empty),
 	KUNIT_CASE(lkst_dump_not_prepared),
 	KUNIT_CASE(lkst_dump_set_bounds),
