@@ -174,31 +174,6 @@ bool lkst_buffer_is_on(struct lkst_buffer *buf)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_is_on);
 
-static unsigned long lkst_buffer_entries(struct lkst_buffer *buf)
-{
-	int cpu = cpumask_first(cpu_possible_mask);
-
-	if (!buf->tr)
-		return ring_buffer_size(buf->rb, cpu);
-	return READ_ONCE(per_cpu_ptr(buf->tr->array_buffer.data, cpu)->entries);
-}
-
-/*
- * The size in KiB per CPU: what was written to buffer_size_kb, as long as
- * nobody resized the instance since; otherwise what the instance's
- * buffer_size_kb says (the data bytes of its pages, which is a little
- * more than what was asked for).
- */
-unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf)
-{
-	unsigned long entries = lkst_buffer_entries(buf);
-
-	if (entries == READ_ONCE(buf->size_entries))
-		return READ_ONCE(buf->size_kb);
-	return entries >> 10;
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_size_kb);
-
 void __lkst_buffer_pin(struct lkst_buffer *buf)
 {
 	lockdep_assert_held(&lkst_mutex);
@@ -230,9 +205,6 @@ static struct lkst_buffer *lkst_buffer_new(const char *name,
 	buf->rb = rb;
 	strscpy(buf->name, name);
 	kref_init(&buf->kref);
-	mutex_init(&buf->resize_lock);
-	buf->size_entries = lkst_buffer_entries(buf);
-	buf->size_kb = buf->size_entries >> 10;
 	return buf;
 }
 
@@ -303,7 +275,7 @@ struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
  * The buffer is the trace instance lkst.NAME ("lkst" for the default
  * buffer), which must not exist yet.
  *
- * Return: the buffer or ERR_PTR(): -EINVAL bad name or size, -EEXIST
+ * Return: the buffer or ERR_PTR(): -EINVAL bad name, -EEXIST
  * (also for an instance of that name that a user made), -ENOSPC too many
  * user buffers, -ENOMEM.
  */
@@ -313,8 +285,7 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	struct lkst_buffer *buf;
 
 	lockdep_assert_held(&lkst_mutex);
-	if (!lkst_name_valid(name) || size_kb < LKST_BUF_MIN_KB ||
-	    size_kb > LKST_BUF_MAX_KB)
+	if (!lkst_name_valid(name))
 		return ERR_PTR(-EINVAL);
 	if (__lkst_buffer_lookup(name))
 		return ERR_PTR(-EEXIST);
@@ -329,7 +300,6 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 		lkst_instance_release(tr);
 		return ERR_PTR(-ENOMEM);
 	}
-	buf->size_kb = size_kb;
 	if (lkst_default_buf)
 		lkst_nr_user_buffers++;
 	list_add_tail(&buf->list, &lkst_buffers);
@@ -392,48 +362,6 @@ void __lkst_buffers_clear(void)
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_buffers_clear);
-
-/**
- * lkst_buffer_resize - change the per-CPU size, also while recording
- * @buf: the buffer
- * @size_kb: new per-CPU size in KiB
- *
- * Records dropped by shrinking count as overrun; records attempted while
- * the ring buffer is being resized are refused, and counted so.
- *
- * Return: 0; -EINVAL if @size_kb is outside the bounds; -EPERM for a
- * persistent buffer (its size is set by reserve_mem=); -EBUSY while
- * the buffer's trace file is open (its iterators pin the pages); -ENODEV
- * if @buf was removed; -ENOMEM.
- */
-int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb)
-{
-	int ret;
-
-	if (size_kb < LKST_BUF_MIN_KB || size_kb > LKST_BUF_MAX_KB)
-		return -EINVAL;
-	/* Its memory is what reserve_mem= set aside */
-	if (buf->persistent)
-		return -EPERM;
-	/*
-	 * A removed buffer's instance lives as long as the caller's
-	 * reference; a large resize may take seconds, and must not keep
-	 * lkst_mutex from the other files meanwhile.
-	 */
-	scoped_guard(mutex, &lkst_mutex) {
-		if (buf->removed || buf->last_boot)
-			return -ENODEV;
-	}
-	guard(mutex)(&buf->resize_lock);
-	ret = tracing_resize_ring_buffer(buf->tr, size_kb << 10,
-					 RING_BUFFER_ALL_CPUS);
-	if (!ret) {
-		WRITE_ONCE(buf->size_kb, size_kb);
-		WRITE_ONCE(buf->size_entries, lkst_buffer_entries(buf));
-	}
-	return ret < 0 ? ret : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_buffer_resize);
 
 /* per_cpu/cpuN/refused: see struct lkst_buffer */
 unsigned long lkst_buffer_refused(struct lkst_buffer *buf, int cpu)
@@ -509,7 +437,6 @@ int __init lkst_buffers_init(void)
 		lkst_instance_release(tr);
 		return -ENOMEM;
 	}
-	buf->persistent = true;
 	list_add_tail(&buf->list, &lkst_buffers);
 	__lkst_vmcore_update();
 	lkst_default_buf = buf;

@@ -12,17 +12,16 @@
  *			buffer was created (lkst_record()'s -ENOBUFS)
  *   trace		all CPUs merged by time, human-readable, not
  *			consuming; opening it with O_TRUNC clears
- *   buffer_size_kb	per-CPU size, resizable while recording
  *
- * The rest is the instance's: options/overwrite, tracing_on, the per-CPU
- * stats, and its trace, which O_TRUNC clears as well.
+ * The rest is the instance's: buffer_size_kb, options/overwrite,
+ * tracing_on, the per-CPU stats, and its trace, which O_TRUNC clears as
+ * well.
  *
  * Files find their buffer through i_private and check under lkst_mutex
  * that the file was not removed before taking a reference: the buffer
  * may have been removed between the lookup of the dentry and open().
  * An open file keeps the buffer's memory; once the buffer is removed,
- * writes through it fail with -ENODEV and raw reads end of file (raw_copy
- * still gives what it held at open).
+ * raw reads end of file (raw_copy still gives what it held at open).
  */
 #include <kunit/visibility.h>
 #include <linux/ctype.h>
@@ -661,90 +660,6 @@ static const struct file_operations lkst_last_boot_trace_fops = {
 	.release	= lkst_trace_release,
 };
 
-/* buffer_size_kb */
-
-/* Where error_log says the error was: "buffers/NAME/FILE" or "FILE". */
-static void lkst_buf_loc(struct lkst_buffer *buf, const char *file,
-			 char *loc, size_t size)
-{
-	if (buf == lkst_buffer_default())
-		strscpy(loc, file, size);
-	else
-		snprintf(loc, size, "buffers/%s/%s", buf->name, file);
-}
-
-/*
- * A number, as ftrace's files take them: decimal, an optional newline,
- * nothing else (no NUL byte).
- */
-static int lkst_get_user_ulong(struct lkst_buffer *buf, const char *file,
-			       const char __user *ubuf, size_t cnt,
-			       unsigned long *val)
-{
-	char loc[LKST_NAME_MAX + 32], text[24], *p;
-	int ret;
-
-	lkst_buf_loc(buf, file, loc, sizeof(loc));
-	ret = lkst_get_user_text(loc, ubuf, cnt, text, sizeof(text));
-	if (ret)
-		return ret;
-	p = strim(text);
-	if (kstrtoul(p, 10, val)) {
-		/* Too big for an unsigned long too (-ERANGE) */
-		lkst_log_err(loc, p, LKST_ERR_NOT_NUMBER, 0);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static ssize_t lkst_size_read(struct file *filp, char __user *ubuf,
-			      size_t cnt, loff_t *ppos)
-{
-	struct lkst_buffer *buf = filp->private_data;
-	char tmp[24];
-	int len;
-
-	len = snprintf(tmp, sizeof(tmp), "%lu\n", lkst_buffer_size_kb(buf));
-	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
-}
-
-static ssize_t lkst_size_write(struct file *filp, const char __user *ubuf,
-			       size_t cnt, loff_t *ppos)
-{
-	struct lkst_buffer *buf = filp->private_data;
-	char loc[LKST_NAME_MAX + 32], cmd[24];
-	unsigned long val;
-	int ret;
-
-	ret = lkst_get_user_ulong(buf, "buffer_size_kb", ubuf, cnt, &val);
-	if (ret)
-		return ret;
-	lkst_buf_loc(buf, "buffer_size_kb", loc, sizeof(loc));
-	snprintf(cmd, sizeof(cmd), "%lu", val);
-	if (val < LKST_BUF_MIN_KB || val > LKST_BUF_MAX_KB) {
-		lkst_log_err(loc, cmd, LKST_ERR_SIZE_RANGE, 0);
-		return -EINVAL;
-	}
-	ret = lkst_buffer_resize(buf, val);
-	if (ret == -EBUSY)
-		lkst_log_err(loc, cmd, LKST_ERR_RESIZE_BUSY, 0);
-	else if (ret == -EPERM)
-		lkst_log_err(loc, cmd, LKST_ERR_PERSISTENT, 0);
-	else if (ret == -ENODEV)
-		lkst_log_err(loc, cmd, LKST_ERR_REMOVED, 0);
-	else if (ret)
-		lkst_log_err(loc, cmd, LKST_ERR_NO_MEMORY, 0);
-	return ret ? ret : cnt;
-}
-
-static const struct file_operations lkst_size_fops = {
-	.open		= lkst_buf_open,
-	.read		= lkst_size_read,
-	.write		= lkst_size_write,
-	.release	= lkst_buf_release,
-	.llseek		= default_llseek,
-};
-
 /**
  * __lkst_buffer_create_files - create the files of a buffer in @dir
  * @buf: the buffer
@@ -767,9 +682,7 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 				       &lkst_last_boot_trace_fops))
 			return -ENOMEM;
 	} else if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
-				      &lkst_trace_fops) ||
-		   !trace_create_file("buffer_size_kb", TRACE_MODE_WRITE, dir,
-				      buf, &lkst_size_fops)) {
+				      &lkst_trace_fops)) {
 		return -ENOMEM;
 	}
 

@@ -63,9 +63,9 @@
  * Each buffer has per_cpu/cpuN/raw (consuming, binary, ring-buffer page
  * format described by its instance's events/header_page, header_event
  * and events/lkst/NAME/format), raw_copy (the same, not consuming), refused
- * (records the ring buffer did not take), trace and buffer_size_kb; its
- * instance, instances/lkst[.NAME], has the rest: stats, options/overwrite,
- * tracing_on, "> trace".
+ * (records the ring buffer did not take) and trace; its instance,
+ * instances/lkst[.NAME], has the rest: buffer_size_kb, stats,
+ * options/overwrite, tracing_on, "> trace".
  *
  * Handlers other than DEFAULT come from modules, see include/linux/lkst.h
  * and samples/lkst/.  They can record into any buffer, switch masksets
@@ -136,13 +136,10 @@ static const char *lkst_err_text[LKST_NR_ERRS] = {
 	[LKST_ERR_WRITE_TOO_LARGE] = "Write too large",
 	[LKST_ERR_REMOVED] = "Removed while open",
 	[LKST_ERR_NOT_NUMBER] = "Not a number",
-	[LKST_ERR_SIZE_RANGE] = "Size out of range [8, 262144] KiB",
-	[LKST_ERR_RESIZE_BUSY] = "Cannot resize while trace is open",
 	[LKST_ERR_EARLIER_ERROR] = "Not committed: an earlier write failed",
 	[LKST_ERR_NO_MEMORY] = "Out of memory",
 	[LKST_ERR_DUMP_RANGE] = "Records per CPU out of range [0, "
 				 __stringify(LKST_DUMP_MAX) "]",
-	[LKST_ERR_PERSISTENT] = "Persistent buffer: its size is set by reserve_mem=",
 	[LKST_ERR_DYN_COMMAND] = "Expected p:NAME SYMBOL[+OFFS], r:NAME SYMBOL or -:NAME",
 	[LKST_ERR_DYN_NAME] = "Event names are [A-Z][A-Z0-9_]*, at most 31 characters",
 	[LKST_ERR_DYN_SYMBOL] = "Unknown symbol",

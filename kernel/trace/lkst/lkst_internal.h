@@ -122,8 +122,7 @@ void __lkst_handler_unpin(struct lkst_handler *h);
 void lkst_handlers_print(struct seq_buf *s);
 
 /* lkst_buffer.c */
-#define LKST_BUF_MIN_KB		8
-#define LKST_BUF_MAX_KB		(256 << 10)
+#define LKST_BUF_MIN_KB		8	/* the tests' buffers */
 #define LKST_BUF_DEFAULT_KB	256
 
 /*
@@ -149,11 +148,6 @@ struct lkst_buffer {
 	unsigned int		users;		/* table entries, under lkst_mutex */
 	bool			removed;	/* set under lkst_mutex */
 	bool			last_boot;	/* lkst/last_boot/: read only */
-	bool			persistent;	/* in reserve_mem: fixed size */
-	/* the last size LKST set, and the instance's entries that gave */
-	unsigned long		size_kb;
-	unsigned long		size_entries;
-	struct mutex		resize_lock;	/* of the two */
 	struct dentry		*dir;		/* buffers/NAME, NULL for default */
 };
 
@@ -355,7 +349,6 @@ int __lkst_buffer_remove(struct lkst_buffer *buf);
 const char *lkst_buffer_name(const struct lkst_buffer *buf);
 void __lkst_buffer_pin(struct lkst_buffer *buf);
 void __lkst_buffer_unpin(struct lkst_buffer *buf);
-int lkst_buffer_resize(struct lkst_buffer *buf, unsigned long size_kb);
 int lkst_buffers_init(void);
 struct list_head *__lkst_buffers_list(void);
 struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
@@ -363,7 +356,6 @@ struct lkst_buffer *lkst_buffer_wrap(const char *name, struct trace_array *tr,
 struct trace_buffer *lkst_buffer_rb(struct lkst_buffer *buf);
 bool lkst_buffer_is_on(struct lkst_buffer *buf);
 unsigned long lkst_buffer_refused(struct lkst_buffer *buf, int cpu);
-unsigned long lkst_buffer_size_kb(struct lkst_buffer *buf);
 struct trace_array *lkst_instance_create(const char *name, unsigned long size,
 					 unsigned long start, unsigned long range);
 bool lkst_instance_exists(const char *name);
@@ -663,12 +655,9 @@ enum lkst_err_type {
 	LKST_ERR_WRITE_TOO_LARGE,
 	LKST_ERR_REMOVED,
 	LKST_ERR_NOT_NUMBER,
-	LKST_ERR_SIZE_RANGE,
-	LKST_ERR_RESIZE_BUSY,
 	LKST_ERR_EARLIER_ERROR,
 	LKST_ERR_NO_MEMORY,
 	LKST_ERR_DUMP_RANGE,
-	LKST_ERR_PERSISTENT,
 	LKST_ERR_DYN_COMMAND,
 	LKST_ERR_DYN_NAME,
 	LKST_ERR_DYN_SYMBOL,

@@ -625,7 +625,10 @@ static int apply_setting(struct conf *c, struct undo_log *log, const char *dir,
 	snprintf(v, sizeof(v), "%ld\n", val);
 	if (lkst_put(name, v, false, NULL, 0, &bad, &err)) {
 		last_error(why, sizeof(why));
-		conf_err(c, lineno, "%s: %s%s", name, strerror(err), why);
+		/* an instance's file, by its path in tracefs */
+		conf_err(c, lineno, "%s: %s%s",
+			 strncmp(name, "../", 3) ? name : name + 3,
+			 strerror(err), why);
 		free(old);
 		return -1;
 	}
@@ -690,12 +693,12 @@ static int conf_apply(struct conf *c, const char *buffers, const char *masksets)
 	for (i = 0; i < c->nr_buffers; i++) {
 		struct conf_buffer *b = &c->buffers[i];
 
-		/* the instance's option (paths are relative to lkst/) */
+		/* the instance's files (paths are relative to lkst/) */
 		snprintf(file, sizeof(file), "../instances/lkst.%s/options/", b->name);
 		if (b->overwrite >= 0 &&
 		    apply_setting(c, &log, file, "overwrite", b->overwrite, b->overwrite_line))
 			goto fail;
-		snprintf(file, sizeof(file), "buffers/%s/", b->name);
+		snprintf(file, sizeof(file), "../instances/lkst.%s/", b->name);
 		if (b->size_kb >= 0 &&
 		    apply_setting(c, &log, file, "buffer_size_kb", b->size_kb, b->size_line))
 			goto fail;
@@ -705,7 +708,8 @@ static int conf_apply(struct conf *c, const char *buffers, const char *masksets)
 			  c->deflt.overwrite, c->deflt.overwrite_line))
 		goto fail;
 	if (c->deflt.size_kb >= 0 &&
-	    apply_setting(c, &log, "", "buffer_size_kb", c->deflt.size_kb, c->deflt.size_line))
+	    apply_setting(c, &log, "../instances/lkst/", "buffer_size_kb",
+			  c->deflt.size_kb, c->deflt.size_line))
 		goto fail;
 	if (c->dump_on_oops >= 0 &&
 	    apply_setting(c, &log, "", "dump_on_oops", c->dump_on_oops, c->dump_line))

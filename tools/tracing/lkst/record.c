@@ -30,6 +30,8 @@
 
 #define LKST_TRACEFS_DIR	"lkst"
 #define LKST_INSTANCE		"lkst"	/* instances/lkst, the default buffer's */
+/* its size, relative to lkst/ as the other files */
+#define LKST_SIZE_FILE		"../instances/" LKST_INSTANCE "/buffer_size_kb"
 /* instances/lkst_last_boot: the previous boot's records (lkst.persist=) */
 #define LKST_LAST_BOOT_INSTANCE	"lkst_last_boot"
 #define LKST_INTERVAL_MS	100	/* between two reads of the buffers */
@@ -2009,9 +2011,9 @@ out_conf:
 	lkst_comm_scan(r);
 
 	if (r->size_kb) {
-		old_size = lkst_tracefs_read("buffer_size_kb");
+		old_size = lkst_tracefs_read(LKST_SIZE_FILE);
 		snprintf(val, sizeof(val), "%lu", r->size_kb);
-		if (!old_size || lkst_tracefs_write("buffer_size_kb", val))
+		if (!old_size || lkst_tracefs_write(LKST_SIZE_FILE, val))
 			goto out;
 		lkst_chomp(old_size);
 	}
@@ -2090,7 +2092,7 @@ out_sig:
 	 * one pending or arriving stops the trace.dat write cleanly.
 	 */
 	if (old_size)
-		lkst_tracefs_write("buffer_size_kb", old_size);
+		lkst_tracefs_write(LKST_SIZE_FILE, old_size);
 	free(old_size);
 	old_size = NULL;
 	if (dat)
@@ -2106,7 +2108,7 @@ out_sig:
 	}
 out:
 	if (old_size)
-		lkst_tracefs_write("buffer_size_kb", old_size);
+		lkst_tracefs_write(LKST_SIZE_FILE, old_size);
 	if (r->comm)
 		fclose(r->comm);
 	free(old_size);

@@ -300,6 +300,8 @@ static void lkst_dump_not_prepared(struct kunit *test)
 static void lkst_dump_set_bounds(struct kunit *test)
 {
 	struct lkst_buffer *buf = lkst_buffer_default();
+	unsigned long size = ring_buffer_size(lkst_buffer_rb(buf),
+					      cpumask_first(cpu_online_mask));
 	unsigned int old = lkst_dump_get();
 
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(LKST_DUMP_MAX + 1), -EINVAL);
@@ -308,8 +310,10 @@ static void lkst_dump_set_bounds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_dump_get(), LKST_DUMP_MAX);
 	KUNIT_EXPECT_NOT_NULL(test, rcu_access_pointer(buf->tr->dump_iters));
 	/* The instance can be resized while the dump is set: nothing holds it */
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, LKST_BUF_DEFAULT_KB * 2), 0);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(buf, LKST_BUF_DEFAULT_KB), 0);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(lkst_buffer_rb(buf), size * 2,
+						 RING_BUFFER_ALL_CPUS), 0);
+	KUNIT_EXPECT_EQ(test, ring_buffer_resize(lkst_buffer_rb(buf), size,
+						 RING_BUFFER_ALL_CPUS), 0);
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(0), 0);
 	KUNIT_EXPECT_NULL(test, rcu_access_pointer(buf->tr->dump_iters));
 	KUNIT_EXPECT_EQ(test, lkst_dump_set(old), 0);

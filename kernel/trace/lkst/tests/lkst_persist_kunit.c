@@ -127,7 +127,7 @@ static void lkst_persist_info_not_configured(struct kunit *test)
 			   "reason: no lkst.persist= on the command line\n"
 			   "persist: none\n"
 			   "recording: this boot records into ordinary memory\n");
-	KUNIT_EXPECT_FALSE(test, lkst_buffer_default()->persistent);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_default()->tr->range_addr_start, 0);
 }
 
 /* A boot is named by its sequence number and its time, in UTC */

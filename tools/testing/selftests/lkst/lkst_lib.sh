@@ -118,9 +118,17 @@ lkst_reset()
 	# a persistent default buffer (lkst.persist=) has a fixed size
 	grep -qx 'recording: this boot records into reserve_mem' \
 		"$LKST/last_boot/info" 2> /dev/null ||
-		echo 256 > "$LKST/buffer_size_kb"
+		echo 256 > "$LKST_INST/buffer_size_kb"
 	lkst_clear
 	true > "$TRACING/error_log"
+}
+
+# What an instance's buffer_size_kb reads after a write of $1: the data
+# bytes of the pages that hold $1 KiB (a page less its 16-byte header)
+rb_kb()
+{
+	_cap=$(($(getconf PAGESIZE) - 16))
+	echo $((($1 * 1024 + _cap - 1) / _cap * _cap / 1024))
 }
 
 # The instance of user buffer NAME, or of the default buffer

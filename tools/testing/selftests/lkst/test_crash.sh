@@ -39,23 +39,6 @@ test_a_value_above_1000_is_logged_as_out_of_range()
 	error_log_has "dump_on_oops: error: Records per CPU out of range [0, 1000]"
 }
 
-test_the_default_buffer_can_be_resized_while_dump_on_oops_is_set()
-{
-	if grep -qx 'recording: this boot records into reserve_mem' \
-		"$LKST/last_boot/info" 2> /dev/null; then
-		echo "# the default buffer is persistent: its size is fixed"
-		return "$KSFT_SKIP"
-	fi
-	echo 100 > "$D"
-	echo RDEFAULT > "$LKST/maskset"
-	expect resize OK "$(lkst_w "$LKST/buffer_size_kb" 512)" &&
-	expect size 512 "$(cat "$LKST/buffer_size_kb")" &&
-	expect "resize back" OK "$(lkst_w "$LKST/buffer_size_kb" 256)" &&
-	workload 1 &&
-	[ -n "$(head -n 1 "$LKST/trace")" ] &&
-	expect "still set" 100 "$(cat "$D")"
-}
-
 # The dump reads with iterators that hold nothing between two dumps, so
 # ftrace's own file resizes the instance too (it gave EBUSY when the
 # dump's iterators kept the buffer from being resized)
@@ -140,11 +123,14 @@ test_a_persistent_buffer_cannot_be_resized()
 		echo "# the default buffer is not persistent"
 		return "$KSFT_SKIP"
 	fi
-	size=$(cat "$LKST/buffer_size_kb")
-	true > "$TRACING/error_log"
-	expect resize EPERM "$(lkst_w "$LKST/buffer_size_kb" 64)" &&
-	expect size "$size" "$(cat "$LKST/buffer_size_kb")" &&
-	error_log_has "buffer_size_kb: error: Persistent buffer: its size is set by reserve_mem="
+	# its pages are those of the reserve_mem= range
+	size=$(cat "$LKST_INST/buffer_size_kb")
+	sub=$(cat "$LKST_INST/buffer_subbuf_size_kb")
+	expect resize EBUSY "$(lkst_w "$LKST_INST/buffer_size_kb" 64)" &&
+	expect size "$size" "$(cat "$LKST_INST/buffer_size_kb")" &&
+	expect "sub-buffer size" EBUSY \
+		"$(lkst_w "$LKST_INST/buffer_subbuf_size_kb" $((sub * 2)))" &&
+	expect "sub-buffer size" "$sub" "$(cat "$LKST_INST/buffer_subbuf_size_kb")"
 }
 
 dmesg_mark
@@ -152,7 +138,6 @@ lkst_run_tests \
 	test_dump_on_oops_reads_back_what_was_written \
 	test_bad_dump_on_oops_values_are_rejected_with_EINVAL \
 	test_a_value_above_1000_is_logged_as_out_of_range \
-	test_the_default_buffer_can_be_resized_while_dump_on_oops_is_set \
 	test_the_instance_can_be_resized_while_dump_on_oops_is_set \
 	test_setting_dump_on_oops_does_not_change_the_records \
 	test_last_boot_info_says_whether_and_why_it_is_empty \

@@ -33,7 +33,7 @@ record_syscalls()
 {
 	grep -qx nt "$LKST/user_masksets" || echo nt >> "$LKST/user_masksets"
 	printf 'SYSCALL_ENTRY DEFAULT\nSYSCALL_EXIT DEFAULT\n' > "$LKST/masksets/nt"
-	echo 4096 > "$LKST/buffer_size_kb" 2>/dev/null
+	echo 4096 > "$LKST_INST/buffer_size_kb" 2>/dev/null
 	lkst_clear
 	echo nt > "$LKST/maskset"
 }
@@ -185,7 +185,7 @@ test_a_listed_task_still_shows_in_switches_and_wakeups()
 	grep -qx ns "$LKST/user_masksets" || echo ns >> "$LKST/user_masksets"
 	printf '%s DEFAULT\n' PROCESS_CONTEXTSWITCH PROCESS_WAKEUP \
 		SYSCALL_ENTRY > "$LKST/masksets/ns"
-	echo 4096 > "$LKST/buffer_size_kb" 2>/dev/null
+	echo 4096 > "$LKST_INST/buffer_size_kb" 2>/dev/null
 	echo 0 > "$FORK"
 	lkst_clear
 	echo ns > "$LKST/maskset"

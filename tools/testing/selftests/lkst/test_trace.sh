@@ -14,7 +14,7 @@ trap 'rm -rf "$TMP"' EXIT
 
 # Record the life of one "sleep 0.2" under RALL; keep its pid and the trace.
 # RALL includes the memory events: make room so nothing is overwritten.
-echo 4096 > "$LKST/buffer_size_kb"
+echo 4096 > "$LKST_INST/buffer_size_kb"
 echo RALL > "$LKST/maskset"
 sleep 0.2 &
 SLEEPER=$!

@@ -45,6 +45,13 @@ ntests=0
 results=()
 diag() { while IFS= read -r l; do results+=("# ${l#"${l%%[! ]*}"}"); done; }
 pass() { ntests=$((ntests + 1)); results+=("ok lkst: $1"); }
+# What an instance's buffer_size_kb reads after a write of $1: the data
+# bytes of the pages that hold $1 KiB (a page less its 16-byte header)
+page_kb() {
+	local cap=$(($(getconf PAGESIZE) - 16))
+	echo $((($1 * 1024 + cap - 1) / cap * cap / 1024))
+}
+
 fail() {
 	[ -z "${2:-}" ] || diag <<< "$2"
 	ntests=$((ntests + 1))
@@ -226,8 +233,8 @@ watchrec() {
 		return 0
 	fi
 	prev=$(cat $l/maskset)
-	size=$(cat $l/buffer_size_kb)
-	echo 4096 > $l/buffer_size_kb
+	size=$(cat $l/../instances/lkst/buffer_size_kb)
+	echo 4096 > $l/../instances/lkst/buffer_size_kb
 	grep -qx watchq $l/user_masksets || echo watchq >> $l/user_masksets
 	printf 'PROCESS_SIGSEND ESCALATE\nPROCESS_EXIT DEFAULT\n' > $l/masksets/watchq
 	echo watchq > $l/maskset
@@ -252,7 +259,7 @@ watchrec() {
 		> /dev/null 2> "$dir/watch-bad.err"
 	echo $? > "$dir/watch-bad.rc"
 	echo "$prev" > $l/maskset
-	echo "$size" > $l/buffer_size_kb
+	echo "$size" > $l/../instances/lkst/buffer_size_kb
 	rmmod lkst_escalate
 	echo '#' > $l/masksets/watchq
 	echo '!watchq' >> $l/user_masksets
@@ -268,9 +275,9 @@ applystate() {
 		echo "buffers: $(tr '\n' ' ' < $l/user_buffers)"
 		echo "masksets: $(tr '\n' ' ' < $l/user_masksets)"
 		echo "dump_on_oops: $(cat $l/dump_on_oops)"
-		echo "buffer_size_kb: $(cat $l/buffer_size_kb)"
+		echo "buffer_size_kb: $(cat $l/../instances/lkst/buffer_size_kb)"
 		if [ -d $l/buffers/applynet ]; then
-			echo "applynet: $(cat $l/buffers/applynet/buffer_size_kb)" \
+			echo "applynet: $(cat $l/../instances/lkst.applynet/buffer_size_kb)" \
 			     "$(cat $l/../instances/lkst.applynet/options/overwrite)"
 			echo "applyq:"; cat $l/masksets/applyq
 		fi
@@ -1069,12 +1076,13 @@ applycheck() {
 		 grep -q "not applied, LKST left as it was" "$d/clash.err"'
 	check "apply: a refusal after tables were written undoes them" eval \
 		'[ "$(cat "$d/undo.rc")" = 1 ] && cmp -s "$d/state.0" "$d/state.undo" &&
-		 grep -q "undo.conf:5: buffer_size_kb: Device or resource busy" "$d/undo.err"'
+		 grep -q "undo.conf:5: instances/lkst/buffer_size_kb: Device or resource busy" \
+			"$d/undo.err"'
 	check "apply: the file's buffers, tables, settings and maskset" eval \
 		'[ "$(cat "$d/good.rc")" = 0 ] &&
 		 grep -qx "maskset: applyq" "$d/state.good" &&
 		 grep -qx "dump_on_oops: 5" "$d/state.good" &&
-		 grep -qx "applynet: 64 0" "$d/state.good" &&
+		 grep -qx "applynet: $(page_kb 64) 0" "$d/state.good" &&
 		 [ "$(sed -n "/^applyq:/,\$p" "$d/state.good" | tail -n +2)" = \
 		   "$(printf "PROCESS_FORK DEFAULT\nPROCESS_EXIT DEFAULT applynet")" ]'
 	check "apply: applying the same file again changes nothing" eval \
