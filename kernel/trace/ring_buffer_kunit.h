@@ -1081,44 +1081,8 @@ static void rb_range_lost_until_reset(struct kunit *test)
 	ring_buffer_free(buffer);
 }
 
-/*
- * A buffer over a memory range keeps the size and sub-buffer order the
- * range was laid out with: a resize would take pages of the range that
- * are in use already, or free pages that were never allocated.
- */
-static void rb_range_keeps_its_size(struct kunit *test)
-{
-	struct trace_buffer *buffer;
-	unsigned long size;
-	int order, cpu;
-	void *mem;
-
-	mem = vzalloc(RB_KUNIT_RANGE_SIZE);
-	if (!mem)
-		kunit_skip(test, "no memory for %lu bytes", RB_KUNIT_RANGE_SIZE);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, rb_kunit_vfree, mem), 0);
-
-	buffer = rb_kunit_range_alloc(test, mem);
-	cpu = cpumask_first(cpu_online_mask);
-	size = ring_buffer_size(buffer, cpu);
-	order = ring_buffer_subbuf_order_get(buffer);
-	KUNIT_EXPECT_EQ(test, ring_buffer_resize(buffer, size * 2,
-						 RING_BUFFER_ALL_CPUS), -EBUSY);
-	KUNIT_EXPECT_EQ(test, ring_buffer_resize(buffer, size / 2, cpu), -EBUSY);
-	KUNIT_EXPECT_EQ(test, ring_buffer_size(buffer, cpu), size);
-	KUNIT_EXPECT_EQ(test, ring_buffer_subbuf_order_set(buffer, order + 1),
-			-EBUSY);
-	KUNIT_EXPECT_EQ(test, ring_buffer_subbuf_order_get(buffer), order);
-	/* what it has already is no change */
-	KUNIT_EXPECT_EQ(test, ring_buffer_subbuf_order_set(buffer, order), 0);
-	/* and it still records */
-	KUNIT_EXPECT_EQ(test, ring_buffer_write(buffer, sizeof(cpu), &cpu), 0);
-	ring_buffer_free(buffer);
-}
-
 static struct kunit_case rb_range_cases[] = {
 	KUNIT_CASE(rb_range_lost_until_reset),
-	KUNIT_CASE(rb_range_keeps_its_size),
 	{}
 };
 

@@ -624,8 +624,14 @@ static int apply_setting(struct conf *c, struct undo_log *log, const char *dir,
 		return -1;
 	snprintf(v, sizeof(v), "%ld\n", val);
 	if (lkst_put(name, v, false, NULL, 0, &bad, &err)) {
-		last_error(why, sizeof(why));
-		/* an instance's file, by its path in tracefs */
+		/*
+		 * An instance's file, by its path in tracefs: ftrace's files
+		 * log nothing, so error_log's last line is not about it.
+		 */
+		if (strncmp(name, "../", 3))
+			last_error(why, sizeof(why));
+		else
+			*why = '\0';
 		conf_err(c, lineno, "%s: %s%s",
 			 strncmp(name, "../", 3) ? name : name + 3,
 			 strerror(err), why);
