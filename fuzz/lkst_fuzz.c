@@ -40,8 +40,8 @@
  * and for tasks stuck in D state, and stops everything at the deadline.
  * A last process checks the state once more and puts LKST back in a sane
  * state: RNOTHING, no user masksets or buffers, no sample module, CPU 1
- * online, the default buffer's size and overwrite mode as found,
- * tracing_on 1.
+ * online, the default buffer's size and overwrite mode as found (in its
+ * instance, instances/lkst), tracing_on 1.
  *
  * Every decision comes from a xorshift64* generator seeded with SEED + i
  * in process i (the workers, then chaos), drawn once per step to seed that
@@ -116,19 +116,25 @@
 #define IOCTL_FIFREEZE	0xc0045877u	/* would freeze tracefs: never */
 #define IOCTL_FITHAW	0xc0045878u
 
+/*
+ * File classes.  Those before FC_TRACE have a grammar (gen_valid()); from
+ * FC_SIZE to FC_TRACE, fc_name[] is the buffer's file for buf_path().
+ * FC_TRACE is the instance's trace: read, written, and cleared by an open
+ * with O_TRUNC.
+ */
 enum fclass {
 	FC_MASKSET, FC_AV_MASKSETS, FC_AV_EVENTS, FC_AV_HANDLERS,
 	FC_USER_MASKSETS, FC_USER_BUFFERS, FC_MS_BUILTIN, FC_MS_USER,
-	FC_TRACE, FC_SIZE, FC_OVERWRITE, FC_TRACING_ON, FC_CLEAR, FC_RAW,
-	FC_STATS, FC_ERROR_LOG, FC_NOTIFY, FC_FORMAT, FC_HEADER_PAGE,
-	FC_HEADER_EVENT, FC_OTHER, NR_FC
+	FC_SIZE, FC_OVERWRITE, FC_TRACING_ON, FC_TRACE, FC_RAW, FC_STATS,
+	FC_ERROR_LOG, FC_NOTIFY, FC_FORMAT, FC_HEADER_PAGE, FC_HEADER_EVENT,
+	FC_OTHER, NR_FC
 };
 
 static const char *const fc_name[NR_FC] = {
 	"maskset", "available_masksets", "available_events",
 	"available_handlers", "user_masksets", "user_buffers",
-	"masksets/<builtin>", "masksets/<user>", "trace", "buffer_size_kb",
-	"overwrite", "tracing_on", "clear", "per_cpu/cpuN/raw",
+	"masksets/<builtin>", "masksets/<user>", "buffer_size_kb",
+	"overwrite", "tracing_on", "trace", "per_cpu/cpuN/raw",
 	"per_cpu/cpuN/stats", "error_log", "notify", "format", "header_page",
 	"header_event", "(other files)",
 };
@@ -247,7 +253,7 @@ static char *events[MAX_NAMES];
 static int nevents;
 static char *handlers[MAX_NAMES];
 static int nhandlers;
-static long orig_size_kb = 256;
+static long orig_size_kb;	/* instances/lkst/buffer_size_kb at start */
 static int orig_overwrite = 1;
 static bool have_modprobe, have_hotplug;
 static const char cpu1_online[] = "/sys/devices/system/cpu/cpu1/online";
@@ -473,7 +479,10 @@ static const char *errname(int e)
 	return other;
 }
 
-/* The errnos documented for LKST's files and the syscalls used on them */
+/*
+ * The errnos documented for LKST's files and the syscalls used on them,
+ * and ftrace's for the instance's files of a buffer
+ */
 static bool errno_expected(int op, int e)
 {
 	switch (e) {
@@ -498,6 +507,14 @@ static bool errno_expected(int op, int e)
 	case EOPNOTSUPP:
 	case ERR_NOTSUPP:
 		return op == OP_MMAP || op == OP_IOCTL;
+	case ERANGE:
+		/*
+		 * A number too big for kstrtoul(), in the instance's number
+		 * files (ftrace's): buffer_size_kb, tracing_on, overwrite
+		 */
+		return op == OP_WRITE || op == OP_SPLIT || op == OP_HUGE ||
+		       op == OP_PWRITE || op == OP_WRITEV ||
+		       op == OP_SPLICE_OUT;
 	}
 	return false;
 }
@@ -625,19 +642,22 @@ static bool is_builtin_ms(const char *name)
 
 /*
  * A buffer's file, relative to lkst/: @file of the buffer in @dir ("" for
- * the default buffer, "buffers/NAME/"), or, for what is its instance's,
- * the instance's file: options/overwrite, tracing_on, per_cpu/cpuN/stats,
- * events/header_page, events/header_event, an event's format,
- * and trace for "clear" (opened with O_TRUNC, it clears).
+ * the default buffer, "buffers/NAME/"), or, for what is its instance's
+ * (instances/lkst/, instances/lkst.NAME/), the instance's file:
+ * buffer_size_kb, options/overwrite, tracing_on, trace (opened with
+ * O_TRUNC, it clears), per_cpu/cpuN/stats, events/header_page,
+ * events/header_event, an event's format.  What stays in @dir is
+ * per_cpu/cpuN/raw (and raw_copy, refused).
  */
 static void buf_path(char *out, size_t size, const char *dir, const char *file)
 {
 	static const struct {
 		const char *file, *inst;
 	} moved[] = {
+		{ "buffer_size_kb", "buffer_size_kb" },
 		{ "overwrite", "options/overwrite" },
 		{ "tracing_on", "tracing_on" },
-		{ "clear", "trace" },
+		{ "trace", "trace" },
 		{ "header_page", "events/header_page" },
 		{ "header_event", "events/header_event" },
 		{ "format", "events/lkst/PROCESS_FORK/format" },
@@ -677,12 +697,6 @@ static int classify(const char *rel)
 		{ "user_masksets", FC_USER_MASKSETS },
 		{ "user_buffers", FC_USER_BUFFERS },
 		{ "notify", FC_NOTIFY },
-	}, buf[] = {
-		{ "trace", FC_TRACE },
-		{ "buffer_size_kb", FC_SIZE },
-		{ "overwrite", FC_OVERWRITE },
-		{ "tracing_on", FC_TRACING_ON },
-		{ "clear", FC_CLEAR },
 	};
 	const char *base = strrchr(rel, '/');
 	size_t i;
@@ -693,12 +707,14 @@ static int classify(const char *rel)
 		return FC_ERROR_LOG;
 	/* the instance's files of a buffer (buf_path()) */
 	if (!strncmp(rel, "../instances/", 13)) {
+		if (!strcmp(base, "buffer_size_kb"))
+			return FC_SIZE;
 		if (!strcmp(base, "overwrite"))
 			return FC_OVERWRITE;
 		if (!strcmp(base, "tracing_on"))
 			return FC_TRACING_ON;
 		if (!strcmp(base, "trace"))
-			return FC_CLEAR;
+			return FC_TRACE;
 		if (!strcmp(base, "stats"))
 			return FC_STATS;
 		if (!strcmp(base, "header_page"))
@@ -711,21 +727,13 @@ static int classify(const char *rel)
 	}
 	if (!strncmp(rel, "masksets/", 9))
 		return is_builtin_ms(base) ? FC_MS_BUILTIN : FC_MS_USER;
-	if (strstr(rel, "per_cpu/")) {
-		if (!strcmp(base, "raw"))
-			return FC_RAW;
-		if (!strcmp(base, "stats"))
-			return FC_STATS;
-		return FC_OTHER;
-	}
+	/* what a buffer has in lkst/: per_cpu/cpuN/raw, raw_copy, refused */
+	if (strstr(rel, "per_cpu/"))
+		return !strcmp(base, "raw") ? FC_RAW : FC_OTHER;
 	if (base == rel)
 		for (i = 0; i < ARRAY_SIZE(top); i++)
 			if (!strcmp(rel, top[i].name))
 				return top[i].cls;
-	if (base == rel || !strncmp(rel, "buffers/", 8))
-		for (i = 0; i < ARRAY_SIZE(buf); i++)
-			if (!strcmp(base, buf[i].name))
-				return buf[i].cls;
 	return FC_OTHER;
 }
 
@@ -745,8 +753,9 @@ static __printf(1, 2) void add_cand(const char *fmt, ...)
 /*
  * The files a worker picks from, a fixed list so that the choices do not
  * depend on what exists at the time: the control files, the files of the
- * default buffer and of the fuzz buffers fzb0.., the built-in masksets and
- * the fuzz masksets fzm0.. .  Files found by walking lkst/ come on top.
+ * default buffer and of the fuzz buffers fzb0.. (mostly their instances',
+ * buf_path()), the built-in masksets and the fuzz masksets fzm0.. .  Files
+ * found by walking lkst/ come on top.
  */
 static void make_cands(void)
 {
@@ -756,7 +765,7 @@ static void make_cands(void)
 		ERROR_LOG, "notify",
 	};
 	static const char *const bfiles[] = {
-		"trace", "buffer_size_kb", "overwrite", "tracing_on", "clear",
+		"buffer_size_kb", "overwrite", "tracing_on", "trace",
 		"header_page", "header_event", "format",
 	};
 	char dir[32], rel[PATH_LEN], file[32];
@@ -1028,13 +1037,19 @@ static void gen_names(struct rng *r, struct pl *p, bool buffers)
 	}
 }
 
+/*
+ * KiB per CPU for the instance's buffer_size_kb (ftrace's file, which
+ * rounds up to whole pages).  Of the odd ones, 0 and what kstrtoul()
+ * refuses are EINVAL, the overflow ERANGE, 4294967304 (4 TiB) ENOMEM;
+ * 7, +64 and 262145 are taken (LKST's own file took 8 to 262144).
+ */
 static void gen_size(struct rng *r, struct pl *p)
 {
 	static const char *const valid[] = {
 		"8", "16", "32", "64", "128", "256", "512", "1024", "4096",
 		"8192",
 	};
-	static const char *const invalid[] = {
+	static const char *const odd[] = {
 		"0", "7", "262145", "-1", "18446744073709551616", "abc", "8k",
 		"0x10", " 256 ", "256\n\n", "", "4294967304", "1e3", "+64",
 	};
@@ -1042,7 +1057,7 @@ static void gen_size(struct rng *r, struct pl *p)
 	if (chance(r, 70))
 		putf(p, "%s", valid[below(r, ARRAY_SIZE(valid))]);
 	else
-		putf(p, "%s", invalid[below(r, ARRAY_SIZE(invalid))]);
+		putf(p, "%s", odd[below(r, ARRAY_SIZE(odd))]);
 }
 
 static void gen_bool(struct rng *r, struct pl *p)
@@ -1081,18 +1096,18 @@ static void gen_valid(struct rng *r, int cls, struct pl *p)
 	case FC_TRACING_ON:
 		gen_bool(r, p);
 		break;
-	case FC_CLEAR:
 	case FC_TRACE:
 	case FC_ERROR_LOG:
+		/* writes are accepted and ignored; an open with O_TRUNC clears */
 		if (chance(r, 50)) {
 			put(p, "1", 1);
 			break;
 		}
-		gen_valid(r, below(r, FC_CLEAR), p);
+		gen_valid(r, below(r, FC_TRACE), p);
 		return;
 	default:
 		/* read-only files: what would be valid elsewhere */
-		gen_valid(r, below(r, FC_CLEAR), p);
+		gen_valid(r, below(r, FC_TRACE), p);
 		return;
 	}
 	if (chance(r, 85))
@@ -1637,7 +1652,7 @@ static void oneshot(struct rng *r)
 	static const unsigned char w[] = {
 		[FC_MASKSET] = 25, [FC_USER_MASKSETS] = 20,
 		[FC_USER_BUFFERS] = 15, [FC_MS_USER] = 25, [FC_SIZE] = 5,
-		[FC_OVERWRITE] = 3, [FC_TRACING_ON] = 4, [FC_CLEAR] = 3,
+		[FC_OVERWRITE] = 3, [FC_TRACING_ON] = 4, [FC_TRACE] = 3,
 	};
 	struct pl p = { big, 0, TEXT_MAX };
 	char rel[PATH_LEN];
@@ -2517,6 +2532,12 @@ out:
 	unload_module(m);
 }
 
+/*
+ * Through the instance's buffer_size_kb (ftrace's): EBUSY while a reader
+ * holds the buffer's pages (the instance's trace open for reading, a
+ * raw_copy) or for a persistent buffer, ENOMEM when memory is short;
+ * nothing is written to the error log.
+ */
 static void resize(struct rng *r, const char *dir)
 {
 	static const char *const sizes[] = {
@@ -2527,7 +2548,7 @@ static void resize(struct rng *r, const char *dir)
 	int ret;
 
 	size = chance(r, 2) ? "262144" : sizes[below(r, ARRAY_SIZE(sizes))];
-	snprintf(rel, sizeof(rel), "%sbuffer_size_kb", dir);
+	buf_path(rel, sizeof(rel), dir, "buffer_size_kb");
 	ret = cmd(rel, O_TRUNC, size);
 	me->count[ret ? C_RESIZE_FAIL : C_RESIZE]++;
 }
@@ -2616,7 +2637,8 @@ static void ch_hotplug(struct rng *r)
 
 static void ch_toggle(struct rng *r)
 {
-	static const char *const files[] = { "tracing_on", "overwrite", "clear" };
+	/* trace: opened with O_TRUNC, it clears */
+	static const char *const files[] = { "tracing_on", "overwrite", "trace" };
 	int n = 3 + below(r, 6);
 	char dir[64], rel[PATH_LEN];
 
@@ -2766,8 +2788,13 @@ static bool restore_state(void)
 		fail("cannot bring CPU 1 back online at the end");
 		ok = false;
 	}
+	/*
+	 * The size as the instance's buffer_size_kb read at the start (the
+	 * data bytes of its pages: 258 after a write of 256): written back,
+	 * it gives the same pages, and reads the same.
+	 */
 	snprintf(text, sizeof(text), "%ld\n", orig_size_kb);
-	if (cmd("buffer_size_kb", O_TRUNC, text) ||
+	if (cmd("../instances/lkst/buffer_size_kb", O_TRUNC, text) ||
 	    cmd("../instances/lkst/options/overwrite", O_TRUNC,
 		orig_overwrite ? "1\n" : "0\n") ||
 	    cmd("../instances/lkst/tracing_on", O_TRUNC, "1\n") ||
@@ -2806,8 +2833,9 @@ static void final(int idx)
 		expect_file("user_masksets", "");
 		expect_file("user_buffers", "");
 		expect_file("../instances/lkst/tracing_on", "1\n");
+		/* what it read at the start, not what a resize wrote */
 		snprintf(text, sizeof(text), "%ld\n", orig_size_kb);
-		expect_file("buffer_size_kb", text);
+		expect_file("../instances/lkst/buffer_size_kb", text);
 		for (m = 0; m < 3; m++)
 			if (module_loaded(sample_mod[m]))
 				fail("%s still loaded", sample_mod[m]);
@@ -3286,8 +3314,12 @@ static int read_setup(void)
 	add_handler("NOTHING");
 	for (i = 0; i < 3; i++)
 		add_handler(sample_handler[i]);
-	if (read_rel("buffer_size_kb", t_cur, sizeof(t_cur)) > 0)
-		orig_size_kb = atol(t_cur);
+	/* restored and compared as it reads: it must be there */
+	if (read_rel("../instances/lkst/buffer_size_kb", t_cur, sizeof(t_cur)) <= 0)
+		return -1;
+	orig_size_kb = atol(t_cur);
+	if (orig_size_kb <= 0)
+		return -1;
 	if (read_rel("../instances/lkst/options/overwrite", t_cur, sizeof(t_cur)) > 0)
 		orig_overwrite = atoi(t_cur);
 	have_hotplug = nonline > 1 && !access(cpu1_online, W_OK) &&
@@ -3393,8 +3425,8 @@ int main(int argc, char **argv)
 		return KSFT_SKIP;
 	}
 	if (read_setup()) {
-		say("# FAIL: cannot read %s/available_events or available_handlers\n",
-		    lkst);
+		say("# FAIL: cannot read %s/available_events, available_handlers or %s\n",
+		    lkst, "../instances/lkst/buffer_size_kb");
 		return KSFT_FAIL;
 	}
 	say("# %s: %d CPUs (%d online), %d events, %d handler names\n",

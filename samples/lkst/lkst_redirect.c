@@ -19,8 +19,8 @@
  *   # printf 'PROCESS_CONTEXTSWITCH REDIRECT\nSYSCALL_ENTRY REDIRECT\n' \
  *	> masksets/mine
  *   # echo mine > maskset
- *   # cat buffers/capture/trace	# only pid 1234
- *   # cat trace			# everybody else
+ *   # cat ../instances/lkst.capture/trace	# only pid 1234
+ *   # cat ../instances/lkst/trace		# everybody else
  *
  * The reference taken by lkst_buffer_get() keeps the buffer's memory, not
  * its name: if the administrator removes the buffer from user_buffers

@@ -10,12 +10,10 @@
  *			held at open, while recording goes on
  *   per_cpu/cpuN/refused  records the ring buffer did not take, since the
  *			buffer was created (lkst_record()'s -ENOBUFS)
- *   trace		all CPUs merged by time, human-readable, not
- *			consuming; opening it with O_TRUNC clears
  *
  * The rest is the instance's: buffer_size_kb, options/overwrite,
- * tracing_on, the per-CPU stats, and its trace, which O_TRUNC clears as
- * well.
+ * tracing_on, the per-CPU stats, and trace, the text of the records
+ * (lkst_tevent.c prints them), which O_TRUNC clears.
  *
  * Files find their buffer through i_private and check under lkst_mutex
  * that the file was not removed before taking a reference: the buffer
@@ -23,15 +21,11 @@
  * An open file keeps the buffer's memory; once the buffer is removed,
  * raw reads end of file (raw_copy still gives what it held at open).
  */
-#include <kunit/visibility.h>
-#include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/ring_buffer.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/security.h>
-#include <linux/seq_buf.h>
-#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/splice.h>
 #include <linux/tracefs.h>
@@ -392,274 +386,6 @@ static const struct file_operations lkst_refused_fops = {
 	.llseek		= default_llseek,
 };
 
-/* trace: merge the per-CPU iterators by timestamp */
-
-struct lkst_trace_iter {
-	struct lkst_buffer		*buf;
-	loff_t				pos;	/* index of the peeked record */
-	int				cpu;	/* CPU of the peeked record */
-	u64				ts;
-	u64				end;	/* buffer clock at open */
-	struct ring_buffer_event	*ev;
-	struct ring_buffer_iter		*it[];
-};
-
-/* Peek at the oldest record over all CPUs; false when there is none. */
-static bool lkst_trace_peek(struct lkst_trace_iter *ti)
-{
-	struct ring_buffer_event *ev;
-	int cpu;
-	u64 ts;
-
-	ti->ev = NULL;
-	for_each_possible_cpu(cpu) {
-		if (!ti->it[cpu])
-			continue;
-		/* Events that are not LKST's (see lkst_event_is_record()) */
-		while ((ev = ring_buffer_iter_peek(ti->it[cpu], &ts)) &&
-		       ts <= ti->end &&
-		       !lkst_event_is_record(ev, ti->buf->last_boot))
-			ring_buffer_iter_advance(ti->it[cpu]);
-		/*
-		 * Records newer than the open are left out: when system
-		 * calls are traced, the reader's own read() calls would
-		 * otherwise keep the listing from ever ending.
-		 */
-		if (!ev || ts > ti->end)
-			continue;
-		if (!ti->ev || ts < ti->ts) {
-			ti->ev = ev;
-			ti->ts = ts;
-			ti->cpu = cpu;
-		}
-	}
-	return ti->ev;
-}
-
-static void lkst_trace_advance(struct lkst_trace_iter *ti)
-{
-	ring_buffer_iter_advance(ti->it[ti->cpu]);
-	ti->pos++;
-}
-
-static void *lkst_trace_start(struct seq_file *m, loff_t *pos)
-{
-	struct lkst_trace_iter *ti = m->private;
-	int cpu;
-
-	if (*pos < ti->pos) {
-		for_each_possible_cpu(cpu)
-			if (ti->it[cpu])
-				ring_buffer_iter_reset(ti->it[cpu]);
-		ti->pos = 0;
-	}
-	while (lkst_trace_peek(ti)) {
-		if (ti->pos == *pos)
-			return ti;
-		lkst_trace_advance(ti);
-	}
-	return NULL;
-}
-
-static void *lkst_trace_next(struct seq_file *m, void *v, loff_t *pos)
-{
-	struct lkst_trace_iter *ti = v;
-
-	lkst_trace_advance(ti);
-	*pos = ti->pos;
-	return lkst_trace_peek(ti) ? ti : NULL;
-}
-
-static void lkst_trace_stop(struct seq_file *m, void *v)
-{
-}
-
-void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
-{
-	const char *text = (const char *)args;
-	int i;
-
-	for (i = 0; i < n * 8 && text[i]; i++)
-		seq_buf_putc(s, isprint(text[i]) ? text[i] : '.');
-}
-
-/**
- * __lkst_record_print - format one record as a line of the trace file
- * @s: where the line goes
- * @rec: the record
- * @cpu: the CPU whose buffer held it
- * @ts: its timestamp in ns
- * @dyn: name dynamic events (false for the previous boot's records)
- *
- * Addresses follow the rules of ftrace's event output: code addresses
- * are printed as symbols (%ps), data pointers hashed (%p, raw with the
- * no_hash_pointers boot parameter).  The raw files keep the values.  An
- * event that is not known is printed with its ID and arguments in hex.
- */
-static void __lkst_record_print(struct seq_buf *s,
-				const struct lkst_record *rec, int cpu, u64 ts,
-				bool dyn)
-{
-	const struct lkst_event_desc *d = NULL;
-	char ctx = '.';
-	u64 sec = ts;
-	u32 nsec;
-
-	/* A dynamic event's description, see lkst_event_desc() */
-	guard(rcu)();
-	if (dyn || rec->event < LKST_EV_DYN_FIRST)
-		d = lkst_event_desc(rec->event);
-	nsec = do_div(sec, NSEC_PER_SEC);
-	if (rec->flags & LKST_RECORD_NMI)
-		ctx = 'n';
-	else if (rec->flags & LKST_RECORD_HARDIRQ)
-		ctx = 'h';
-	else if (rec->flags & LKST_RECORD_SOFTIRQ)
-		ctx = 's';
-	seq_buf_printf(s, "%6llu.%06u [%03d] %c %7u %s:", sec,
-		       (u32)(nsec / NSEC_PER_USEC), cpu, ctx, rec->pid,
-		       d ? d->name : "UNKNOWN");
-	if (!d) {
-		seq_buf_printf(s, " id=%u args=0x%llx,0x%llx,0x%llx,0x%llx\n",
-			       rec->event, rec->arg[0], rec->arg[1], rec->arg[2],
-			       rec->arg[3]);
-		return;
-	}
-	lkst_record_print_args(s, d, rec);
-	seq_buf_putc(s, '\n');
-}
-
-/* A record of this boot (the dump on oops and panic, the KUnit tests) */
-void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
-		       int cpu, u64 ts)
-{
-	__lkst_record_print(s, rec, cpu, ts, true);
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_record_print);
-
-static int lkst_trace_show(struct seq_file *m, void *v)
-{
-	struct lkst_trace_iter *ti = v;
-	struct seq_buf s;
-
-	lkst_seq_buf_get(m, &s);
-	/*
-	 * The previous boot's dynamic events are not known: an ID of theirs
-	 * may name another event now.
-	 */
-	__lkst_record_print(&s, ring_buffer_event_data(ti->ev), ti->cpu,
-			    ti->ts, !ti->buf->last_boot);
-	lkst_seq_buf_commit(m, &s);
-	return 0;
-}
-
-static const struct seq_operations lkst_trace_seq_ops = {
-	.start	= lkst_trace_start,
-	.next	= lkst_trace_next,
-	.stop	= lkst_trace_stop,
-	.show	= lkst_trace_show,
-};
-
-static void lkst_trace_iter_free(struct lkst_trace_iter *ti)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (ti->it[cpu])
-			ring_buffer_read_finish(ti->it[cpu]);
-	lkst_buffer_put(ti->buf);
-	kfree(ti);
-}
-
-static int lkst_trace_open(struct inode *inode, struct file *filp)
-{
-	struct lkst_trace_iter *ti;
-	struct lkst_buffer *buf;
-	int cpu, ret;
-
-	ret = lkst_buf_open_get(inode, &buf);
-	if (ret)
-		return ret;
-
-	/*
-	 * As the instance's trace; the previous boot's records are cleared
-	 * by the next boot only.
-	 */
-	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC) &&
-	    !buf->last_boot && !READ_ONCE(buf->removed))
-		tracing_reset_online_cpus(&buf->tr->array_buffer);
-
-	if (!(filp->f_mode & FMODE_READ)) {
-		filp->private_data = buf;
-		return 0;
-	}
-
-	ti = kzalloc(struct_size(ti, it, nr_cpu_ids), GFP_KERNEL);
-	if (!ti) {
-		lkst_buffer_put(buf);
-		return -ENOMEM;
-	}
-	ti->buf = buf;
-	/* NULL for CPUs the ring buffer has not set up (never online) */
-	for_each_possible_cpu(cpu)
-		ti->it[cpu] = ring_buffer_read_start(lkst_buffer_rb(buf), cpu, GFP_KERNEL);
-	/* Another boot's clock: all of it */
-	ti->end = buf->last_boot ? U64_MAX : ring_buffer_time_stamp(lkst_buffer_rb(buf));
-
-	ret = seq_open(filp, &lkst_trace_seq_ops);
-	if (ret) {
-		lkst_trace_iter_free(ti);
-		return ret;
-	}
-	((struct seq_file *)filp->private_data)->private = ti;
-	return 0;
-}
-
-static int lkst_trace_release(struct inode *inode, struct file *filp)
-{
-	struct seq_file *m;
-
-	if (!(filp->f_mode & FMODE_READ)) {
-		lkst_buffer_put(filp->private_data);
-		return 0;
-	}
-	m = filp->private_data;
-	lkst_trace_iter_free(m->private);
-	return seq_release(inode, filp);
-}
-
-/* Writing is allowed only so that "> trace" (O_TRUNC) clears. */
-static ssize_t lkst_trace_write(struct file *filp, const char __user *ubuf,
-				size_t cnt, loff_t *ppos)
-{
-	return cnt;
-}
-
-/* Only a file opened for reading has a seq_file: see tracing_lseek(). */
-static loff_t lkst_trace_lseek(struct file *filp, loff_t offset, int whence)
-{
-	if (filp->f_mode & FMODE_READ)
-		return seq_lseek(filp, offset, whence);
-	filp->f_pos = 0;
-	return 0;
-}
-
-static const struct file_operations lkst_trace_fops = {
-	.open		= lkst_trace_open,
-	.read		= seq_read,
-	.write		= lkst_trace_write,
-	.llseek		= lkst_trace_lseek,
-	.release	= lkst_trace_release,
-};
-
-/* last_boot/trace: no write, so no "> trace" either */
-static const struct file_operations lkst_last_boot_trace_fops = {
-	.open		= lkst_trace_open,
-	.read		= seq_read,
-	.llseek		= lkst_trace_lseek,
-	.release	= lkst_trace_release,
-};
-
 /**
  * __lkst_buffer_create_files - create the files of a buffer in @dir
  * @buf: the buffer
@@ -671,20 +397,9 @@ static const struct file_operations lkst_last_boot_trace_fops = {
  */
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 {
-	/* last_boot/: the previous boot's records, read only */
-	bool ro = buf->last_boot;
 	struct dentry *percpu, *cpudir, *f;
 	char name[16];
 	int cpu;
-
-	if (ro) {
-		if (!trace_create_file("trace", TRACE_MODE_READ, dir, buf,
-				       &lkst_last_boot_trace_fops))
-			return -ENOMEM;
-	} else if (!trace_create_file("trace", TRACE_MODE_WRITE, dir, buf,
-				      &lkst_trace_fops)) {
-		return -ENOMEM;
-	}
 
 	percpu = tracefs_create_dir("per_cpu", dir);
 	if (IS_ERR_OR_NULL(percpu))
@@ -706,7 +421,7 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir)
 			return -ENOMEM;
 		d_inode(f)->i_cdev = (void *)(cpu + 1L);
 		/* the count is of this boot's writes */
-		if (ro)
+		if (buf->last_boot)
 			continue;
 		f = trace_create_file("refused", TRACE_MODE_READ, cpudir, buf,
 				      &lkst_refused_fops);

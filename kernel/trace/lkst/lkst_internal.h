@@ -368,13 +368,14 @@ void __lkst_buffers_clear(void);
 
 /* lkst_buffer_files.c */
 int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
-void lkst_record_print(struct seq_buf *s, const struct lkst_record *rec,
-		       int cpu, u64 ts);
-void lkst_print_text(struct seq_buf *s, const u64 *args, int n);
 
 /* lkst_tevent.c: the events in events/lkst */
 void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
 			    const struct lkst_record *rec);
+#if IS_ENABLED(CONFIG_KUNIT)
+enum print_line_t lkst_tevent_print(struct trace_iterator *iter,
+				    unsigned int id);
+#endif
 int lkst_tevent_add(const struct lkst_event_desc *d);
 bool lkst_tevent_arg_name_ok(const char *name);
 void lkst_tevent_remove(unsigned int id);

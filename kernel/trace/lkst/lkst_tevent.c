@@ -21,6 +21,7 @@
 #define pr_fmt(fmt) "lkst: " fmt
 
 #include <kunit/visibility.h>
+#include <linux/ctype.h>
 #include <linux/seq_buf.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -55,7 +56,28 @@ static struct lkst_tevent *lkst_tevents[LKST_NR_IDS];
 
 static const char lkst_task_states[] = "RSDTtXZPI";
 
-/* The arguments as lkst/trace prints them, after the event's name */
+/* A text argument: up to @n arguments' bytes, to the first NUL */
+static void lkst_print_text(struct seq_buf *s, const u64 *args, int n)
+{
+	const char *text = (const char *)args;
+	int i;
+
+	for (i = 0; i < n * 8 && text[i]; i++)
+		seq_buf_putc(s, isprint(text[i]) ? text[i] : '.');
+}
+
+/**
+ * lkst_record_print_args - print the arguments of a record
+ * @s: where they go
+ * @d: the record's event
+ * @rec: the record
+ *
+ * As the trace file of an instance shows them, after the event's name:
+ * " NAME=VALUE" for each argument the event names.  Addresses follow
+ * the rules of ftrace's event output: code addresses are printed as
+ * symbols (%ps), data pointers hashed (%p, raw with the no_hash_pointers
+ * boot parameter); the raw files keep the values.
+ */
 void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
 			    const struct lkst_record *rec)
 {
@@ -112,6 +134,21 @@ static enum print_line_t lkst_tevent_trace(struct trace_iterator *iter,
 		trace_seq_puts(&iter->seq, "<record too short>\n");
 		return trace_handle_return(&iter->seq);
 	}
+	/*
+	 * A record of the previous boot (instances/lkst_last_boot) has the
+	 * type that boot gave its event: a dynamic event's may be another's
+	 * now, as the IDs may be.  What is not this event's is printed as
+	 * what it is, an ID and four values.
+	 */
+	if (rec->event != ev->desc->id ||
+	    (rec->event >= LKST_EV_DYN_FIRST && iter->tr &&
+	     (iter->tr->flags & TRACE_ARRAY_FL_LAST_BOOT))) {
+		trace_seq_printf(&iter->seq,
+				 "UNKNOWN: id=%u args=0x%llx,0x%llx,0x%llx,0x%llx\n",
+				 rec->event, rec->arg[0], rec->arg[1],
+				 rec->arg[2], rec->arg[3]);
+		return trace_handle_return(&iter->seq);
+	}
 	trace_seq_printf(&iter->seq, "%s:", ev->desc->name);
 	lkst_record_print_args(&iter->seq.seq, ev->desc, rec);
 	trace_seq_putc(&iter->seq, '\n');
@@ -121,6 +158,22 @@ static enum print_line_t lkst_tevent_trace(struct trace_iterator *iter,
 static struct trace_event_functions lkst_tevent_funcs = {
 	.trace		= lkst_tevent_trace,
 };
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* What the trace file prints after the context for a record of event @id */
+enum print_line_t lkst_tevent_print(struct trace_iterator *iter,
+				    unsigned int id)
+{
+	struct lkst_tevent *ev;
+
+	guard(mutex)(&event_mutex);
+	ev = id < LKST_NR_IDS ? lkst_tevents[id] : NULL;
+	if (!ev)
+		return TRACE_TYPE_UNHANDLED;
+	return lkst_tevent_trace(iter, 0, &ev->call.event);
+}
+EXPORT_SYMBOL_IF_KUNIT(lkst_tevent_print);
+#endif
 
 /* Nothing in ftrace enables an LKST event: masksets do. */
 static int lkst_tevent_reg(struct trace_event_call *call,
@@ -185,7 +238,7 @@ static void lkst_tevent_fields(struct lkst_tevent *ev)
 }
 
 /*
- * The print fmt, for libtraceevent: the argument formats of lkst/trace,
+ * The print fmt, for libtraceevent: the argument formats of the trace file,
  * with %ps for a code address (trace.dat carries kallsyms), a task state
  * as a letter, and text as a string.
  */

@@ -10,6 +10,7 @@
 #include <linux/sprintf.h>
 #include <linux/string.h>
 
+#include "../../trace.h"
 #include "../lkst_internal.h"
 
 struct lkst_name_case {
@@ -141,8 +142,7 @@ static void lkst_trace_symbol_and_hashed_pointer(struct kunit *test)
 	const struct lkst_record rec = {
 		.event		= LKST_EV_TIMER_RUN,
 		.handler	= LKST_HANDLER_DEFAULT,
-		.pid		= 42,
-		.arg		= { timer, (unsigned long)lkst_record_print, 7 },
+		.arg		= { timer, (unsigned long)lkst_record_print_args, 7 },
 	};
 	char want[128], raw[24], hashed[24];
 	struct seq_buf s;
@@ -151,15 +151,13 @@ static void lkst_trace_symbol_and_hashed_pointer(struct kunit *test)
 	if (!IS_ENABLED(CONFIG_KALLSYMS))
 		kunit_skip(test, "symbols need CONFIG_KALLSYMS");
 	lkst_test_seq_buf(test, &s);
-	lkst_record_print(&s, &rec, 1, 3 * NSEC_PER_SEC + 4000);
+	lkst_record_print_args(&s, lkst_event_desc(LKST_EV_TIMER_RUN), &rec);
 	KUNIT_ASSERT_FALSE(test, seq_buf_has_overflowed(&s));
 	text = seq_buf_str(&s);
 
 	snprintf(want, sizeof(want),
-		 "     3.000004 [001] .      42 TIMER_RUN: timer=%p func=lkst_record_print now=7\n",
-		 &lkst_test_timer);
+		 " timer=%p func=lkst_record_print_args now=7", &lkst_test_timer);
 	KUNIT_EXPECT_STREQ(test, text, want);
-	KUNIT_EXPECT_NOT_NULL(test, strstr(text, " func=lkst_record_print "));
 
 	snprintf(raw, sizeof(raw), "%llx", timer);
 	/* %p prints what %px does only with no_hash_pointers */
@@ -169,12 +167,91 @@ static void lkst_trace_symbol_and_hashed_pointer(struct kunit *test)
 				      "raw pointer %s in \"%s\"", raw, text);
 }
 
+/*
+ * A signed argument; a text argument runs to the first NUL over the
+ * arguments that follow, with what is not printable as a dot; an
+ * extended handler's record names its handler.
+ */
+static void lkst_trace_text_and_handler(struct kunit *test)
+{
+	struct lkst_record rec = {
+		.event		= LKST_EV_O_PANIC,
+		.handler	= LKST_HANDLER_DEFAULT,
+		.arg		= { -1 },
+	};
+	struct seq_buf s;
+
+	memcpy(&rec.arg[1], "hello\tworld", 12);
+	lkst_test_seq_buf(test, &s);
+	lkst_record_print_args(&s, lkst_event_desc(LKST_EV_O_PANIC), &rec);
+	KUNIT_EXPECT_STREQ(test, seq_buf_str(&s),
+			   " cpu=-1 msg=\"hello.world\"");
+
+	/* all three arguments' 24 bytes, with no NUL */
+	memset(&rec.arg[1], 'x', 3 * sizeof(u64));
+	rec.handler = 5;
+	lkst_test_seq_buf(test, &s);
+	lkst_record_print_args(&s, lkst_event_desc(LKST_EV_O_PANIC), &rec);
+	KUNIT_EXPECT_STREQ(test, seq_buf_str(&s),
+			   " cpu=-1 msg=\"xxxxxxxxxxxxxxxxxxxxxxxx\" handler=5");
+}
+
+/* The line the output function of event @id prints for @rec in @tr */
+static const char *lkst_test_trace_line(struct kunit *test, unsigned int id,
+					const struct lkst_record *rec,
+					struct trace_array *tr)
+{
+	struct trace_iterator *iter;
+
+	iter = kunit_kzalloc(test, sizeof(*iter), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, iter);
+	iter->ent = (struct trace_entry *)rec;
+	iter->ent_size = sizeof(*rec);
+	iter->tr = tr;
+	trace_seq_init(&iter->seq);
+	KUNIT_EXPECT_EQ(test, lkst_tevent_print(iter, id), TRACE_TYPE_HANDLED);
+	return seq_buf_str(&iter->seq.seq);
+}
+
+/*
+ * An event prints its own records; a record of another event with its
+ * type, as a previous boot's may be, is printed as an ID and values.
+ * A previous boot's fixed events are known.
+ */
+static void lkst_trace_line_of_a_record(struct kunit *test)
+{
+	struct trace_array *last = kunit_kzalloc(test, sizeof(*last), GFP_KERNEL);
+	struct lkst_record rec = {
+		.event		= LKST_EV_PROCESS_FORK,
+		.handler	= LKST_HANDLER_DEFAULT,
+		.arg		= { 1, 2, 3 },
+	};
+	char want[96];
+
+	KUNIT_ASSERT_NOT_NULL(test, last);
+	last->flags = TRACE_ARRAY_FL_BOOT | TRACE_ARRAY_FL_LAST_BOOT;
+	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_PROCESS_FORK,
+						      &rec, NULL),
+			   "PROCESS_FORK: parent=1 child=2 tgid=3\n");
+	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_PROCESS_FORK,
+						      &rec, last),
+			   "PROCESS_FORK: parent=1 child=2 tgid=3\n");
+
+	rec.event = LKST_EV_PROCESS_EXIT;
+	snprintf(want, sizeof(want), "UNKNOWN: id=%u args=0x1,0x2,0x3,0x0\n",
+		 LKST_EV_PROCESS_EXIT);
+	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_PROCESS_FORK,
+						      &rec, last), want);
+}
+
 static struct kunit_case lkst_core_test_cases[] = {
 	KUNIT_CASE_PARAM(lkst_name_validation, lkst_name_gen_params),
 	KUNIT_CASE(lkst_event_ids_stable),
 	KUNIT_CASE(lkst_event_table_consistent),
 	KUNIT_CASE(lkst_record_layout),
 	KUNIT_CASE(lkst_trace_symbol_and_hashed_pointer),
+	KUNIT_CASE(lkst_trace_text_and_handler),
+	KUNIT_CASE(lkst_trace_line_of_a_record),
 	{}
 };
 

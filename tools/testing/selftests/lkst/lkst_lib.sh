@@ -141,6 +141,20 @@ lkst_inst()
 	fi
 }
 
+# The records in the trace file of user buffer NAME's instance, or of
+# the default buffer's, one line each as
+#	TIME [CPU] CTX PID EVENT: ARGS
+# from ftrace's "COMM-PID [CPU] FLAGS TIME: EVENT: ARGS": CTX is the
+# context of the irq-info flags, h (hard interrupt), s (softirq), n (NMI)
+# or . (task).  Other lines (the header, lost events) are left out.  It
+# needs the instance's default options: irq-info on, record-tgid off.
+lkst_text()
+{
+	_line='^.*-([0-9]+) +\[([0-9]+)\] ..(.)[^ ]* +([0-9]+\.[0-9]+): ([A-Za-z0-9_]+):'
+	sed -nE "s/$_line/\\4 [\\2] \\3 \\1 \\5:/p" "$(lkst_inst "${1:-}")/trace" |
+	sed -E 's/^([^ ]+ \[[0-9]+\]) [zZ] /\1 n /; s/^([^ ]+ \[[0-9]+\]) H /\1 h /'
+}
+
 # Drop the records of the default buffer, or of user buffer NAME, as
 # "> trace" of its instance does.
 lkst_clear()

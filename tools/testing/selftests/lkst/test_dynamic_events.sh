@@ -163,8 +163,9 @@ test_open_flags_in_the_trace_text()
 	# O_WRONLY|O_CREAT|O_TRUNC and the kernel's O_LARGEFILE, mode 0666
 	pid=$(sh -c ": > $TMP/file; echo \$\$")
 	echo RNOTHING > "$LKST/maskset"
-	grep " $pid SELFTEST_NAME" "$LKST/trace" > "$TMP/n"
-	grep " $pid SELFTEST_OPEN" "$LKST/trace" > "$TMP/t"
+	lkst_text > "$TMP/all"
+	grep " $pid SELFTEST_NAME" "$TMP/all" > "$TMP/n"
+	grep " $pid SELFTEST_OPEN" "$TMP/all" > "$TMP/t"
 	sed 's/^/# /' "$TMP/t"
 	expect "its name" 1 "$(grep -cF "SELFTEST_NAME: name=\"$TMP/file\"" "$TMP/n")" &&
 	expect "the open of $TMP/file" 1 \
@@ -250,7 +251,7 @@ test_switch_storm_with_dynamic_events()
 		cat "$LKST/available_events" > /dev/null
 	done
 	echo RNOTHING > "$LKST/maskset"
-	n=$(grep -c 'SELFTEST_READ: count=' "$LKST/trace")
+	n=$(grep -c 'SELFTEST_READ: count=' "$LKST_INST/trace")
 	echo "# $n SELFTEST_READ records"
 	[ "$n" -gt 0 ] && dmesg_clean
 }
@@ -284,7 +285,7 @@ test_worked_example_finds_the_timer_on_a_freed_object()
 	sleep 0.2
 	echo RNOTHING > "$LKST/maskset"
 	# sorted by time over both CPUs, then: a use of an id already freed
-	grep -h VICTIM_ "$LKST/trace" | sort -n > "$TMP/t"
+	lkst_text | grep VICTIM_ | sort -n > "$TMP/t"
 	awk '/VICTIM_FREE:/ { split($NF, a, "="); freed[a[2]] = 1 }
 	     /VICTIM_USE:/ { split($NF, a, "="); if (a[2] in freed) print }' \
 		"$TMP/t" > "$TMP/uaf"

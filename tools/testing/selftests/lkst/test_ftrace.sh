@@ -340,10 +340,10 @@ test_a_snapshot_of_an_lkst_buffer_is_refused()
 	esac
 }
 
-# ftrace's own events enabled in the instance as well: lkst/trace lists
-# LKST's records only, and all of them, around events shorter
+# ftrace's own events enabled in the instance as well: its trace lists
+# both, LKST's records whole and all of them, around events shorter
 # (sched_wakeup) and longer (sched_switch) than an LKST record.
-test_other_events_in_the_instance_are_skipped()
+test_ftrace_events_in_the_instance_are_listed_among_the_records()
 {
 	grep -qx sc "$LKST/user_masksets" || echo sc >> "$LKST/user_masksets"
 	echo 'SYSCALL_ENTRY DEFAULT' > "$LKST/masksets/sc"
@@ -358,14 +358,14 @@ test_other_events_in_the_instance_are_skipped()
 	echo RNOTHING > "$LKST/maskset"
 	echo 0 > "$I/events/sched/sched_wakeup/enable"
 	echo 0 > "$I/events/sched/sched_switch/enable"
-	grep -v '^#' "$LKST/trace" > "$TMP/trace"
-	n=$(grep -c ' sched_switch: \| sched_wakeup: ' "$I/trace")
+	lkst_text > "$TMP/trace"
+	n=$(grep -c ' sched_switch: \| sched_wakeup: ' "$TMP/trace")
 	lkst_clear
 	[ "$n" -gt 0 ] || { echo "# no ftrace event in the instance"; return 1; }
-	expect "lines of other events in lkst/trace" 0 \
-		"$(grep -vc ' SYSCALL_ENTRY: ' "$TMP/trace")" &&
+	expect "lines of neither" 0 \
+		"$(grep -vc ' SYSCALL_ENTRY: \| sched_switch: \| sched_wakeup: ' "$TMP/trace")" &&
 	expect "getppid() calls of $pid after its exec" 300 "$(awk -v p="$pid" '
-		$4 != p { next }
+		$4 != p || $5 != "SYSCALL_ENTRY:" { next }
 		/ nr=59 / { n = 0 }
 		/ nr=110 / { n++ }
 		END { print n + 0 }' "$TMP/trace")"
@@ -391,4 +391,4 @@ lkst_run_tests \
 	test_a_snapshot_of_an_lkst_buffer_is_refused \
 	test_a_dynamic_argument_may_not_take_a_record_fields_name \
 	test_a_dynamic_event_may_not_take_a_kprobe_events_name \
-	test_other_events_in_the_instance_are_skipped
+	test_ftrace_events_in_the_instance_are_listed_among_the_records

@@ -263,8 +263,8 @@ test_rewriting_the_current_maskset_takes_effect_at_once()
 	expect write OK "$(lkst_w -t "$M/m2" "PROCESS_EXEC DEFAULT")" || return 1
 	/bin/true
 	expect maskset m2 "$(cat "$LKST/maskset")" &&
-	grep -q 'PROCESS_EXEC: ' "$LKST/trace" &&
-	! grep -q 'PROCESS_FORK: ' "$LKST/trace"
+	grep -q 'PROCESS_EXEC: ' "$LKST_INST/trace" &&
+	! grep -q 'PROCESS_FORK: ' "$LKST_INST/trace"
 }
 
 test_a_bad_write_to_the_current_maskset_changes_nothing()

@@ -19,10 +19,10 @@ trap 'rm -rf "$TMP"' EXIT
 
 # Events of task PID after its last recorded execve() returned (nr=59),
 # and how many of them are getppid() (nr=110) entries and exits:
-# "EVENTS GETPPIDS".  TRACE is lkst/trace unless given.
+# "EVENTS GETPPIDS", in user buffer NAME if given (see lkst_text).
 after_exec()
 {
-	grep -v '^#' "${2:-$LKST/trace}" | awk -v p="$1" '
+	lkst_text "${2:-}" | awk -v p="$1" '
 		$4 != p { next }
 		{ n++; if (/ nr=110 /) g++ }
 		/SYSCALL_EXIT: nr=59 / { n = 0; g = 0 }
@@ -59,8 +59,8 @@ test_the_lists_are_each_buffers_own()
 	echo RNOTHING > "$LKST/maskset"
 	echo > "$NP"
 	pid=$(cat "$TMP/pid")
-	set -- $(after_exec "$pid" "$LKST/buffers/nb/trace")
-	last=$(grep -v '^#' "$LKST/trace" | awk -v p="$pid" '$4 == p' | tail -n 1)
+	set -- $(after_exec "$pid" nb)
+	last=$(lkst_text | awk -v p="$pid" '$4 == p' | tail -n 1)
 	rc=0
 	expect "getppid() exits in nb after the exec" 100 "$2" || rc=1
 	# its last entry in lkst: the write that listed it
@@ -85,7 +85,7 @@ test_a_listed_task_records_nothing_after_it_is_listed()
 	# its last event is the entry of the write that listed it
 	# Its last event is the entry of the write that listed it: nothing
 	# of the exec and of lkst_bench's 500 getppid() calls after it.
-	last=$(grep -v '^#' "$LKST/trace" | awk -v p="$pid" '$4 == p' | tail -n 1)
+	last=$(lkst_text | awk -v p="$pid" '$4 == p' | tail -n 1)
 	case $last in
 	*"SYSCALL_ENTRY: nr=1 "*) ;;
 	*) echo "# last event of $pid: $last"; return 1 ;;
@@ -159,7 +159,7 @@ test_set_event_pid_records_only_the_listed_task()
 	echo RNOTHING > "$LKST/maskset"
 	echo > "$LKST_INST/set_event_pid"
 	pid=$(cat "$TMP/pid")
-	others=$(grep -v '^#' "$LKST/trace" | awk -v p="$pid" '$4 != p' | wc -l)
+	others=$(lkst_text | awk -v p="$pid" '$4 != p' | wc -l)
 	set -- $(after_exec "$pid")
 	expect "getppid() events of the listed task after exec" 400 "$2" &&
 	expect "events of other tasks" 0 "$others"
@@ -169,7 +169,7 @@ test_set_event_pid_records_only_the_listed_task()
 # switches away from it, to it, and away from it while it sleeps (S).
 switches_of()
 {
-	grep -v '^#' "$LKST/trace" | awk -v p="$1" '
+	lkst_text | awk -v p="$1" '
 		$5 != "PROCESS_CONTEXTSWITCH:" { next }
 		$6 == "prev=" p { o++; if ($8 == "state=S") s++ }
 		$7 == "next=" p { i++ }
@@ -205,12 +205,12 @@ test_a_listed_task_still_shows_in_switches_and_wakeups()
 	echo "# task $pid: $1 switches away, $2 to it, $3 asleep"
 	expect "switches away from the listed task" "$2" "$1" || return 1
 	[ "$3" -ge 1 ] || { echo "# no switch away while it waited"; return 1; }
-	wakers=$(grep -v '^#' "$LKST/trace" | awk -v k="$kid" '
+	wakers=$(lkst_text | awk -v k="$kid" '
 		$5 == "PROCESS_WAKEUP:" && $6 == "pid=" k && / new=1/ { print $4 }')
 	expect "the listed task waking its new child" "$pid" "$wakers" || return 1
 	# ... and nothing else of it: after the wakeup, its flag is its own
 	# again (its last system call is the write that listed it).
-	last=$(grep -v '^#' "$LKST/trace" |
+	last=$(lkst_text |
 	       awk -v p="$pid" '$4 == p && $5 == "SYSCALL_ENTRY:"' | tail -n 1)
 	case $last in
 	*"SYSCALL_ENTRY: nr=1 "*) ;;

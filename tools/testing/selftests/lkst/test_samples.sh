@@ -22,15 +22,16 @@ sh -c 'while :; do sleep 0.05; done' &
 BUSY2=$!
 trap 'kill $BUSY1 $BUSY2; rm -rf "$TMP"' EXIT
 
-# Record with maskset $1 for a while; then trace of buffer dir $2 -> $TMP/t
+# Record with maskset $1 for a while; then the records of user buffer
+# $2, or of the default buffer (lkst_text) -> $TMP/t
 record()
 {
 	lkst_clear
-	[ -z "${2:-}" ] || lkst_clear "${2##*/}"
+	[ -z "${2:-}" ] || lkst_clear "$2"
 	echo "$1" > "$LKST/maskset"
 	sleep 0.5
 	echo RNOTHING > "$LKST/maskset"
-	cat "${2:-$LKST}/trace" > "$TMP/t"
+	lkst_text "${2:-}" > "$TMP/t"
 }
 
 # Every line of $TMP/t has pid $1 in the pid column, and there are some.
@@ -173,7 +174,7 @@ test_escalate_records_the_signal_that_triggered_it()
 {
 	have lkst_escalate || return
 	id=$(handler_id ESCALATE)
-	grep -E "PROCESS_SIGSEND: sig=11 pid=$VICTIM .* handler=$id\$" "$LKST/trace" &&
+	grep -E "PROCESS_SIGSEND: sig=11 pid=$VICTIM .* handler=$id\$" "$LKST_INST/trace" &&
 	expect escalations 1 "$(cat $ESC/escalations)"
 }
 
@@ -190,7 +191,8 @@ test_escalate_switches_on_a_slow_system_call()
 	expect "after fast calls" quiet "$(cat "$LKST/maskset")" || return 1
 	sleep 4.5
 	expect "after a slow call" detail "$(cat "$LKST/maskset")" &&
-	grep -E "SYSCALL_EXIT: nr=[0-9]+ ret=[-0-9]+ handler=$(handler_id ESCALATE)\$" "$LKST/trace"
+	id=$(handler_id ESCALATE)
+	grep -E "SYSCALL_EXIT: nr=[0-9]+ ret=[-0-9]+ handler=$id\$" "$LKST_INST/trace"
 }
 
 test_a_maskset_held_by_escalate_cannot_be_removed()
@@ -222,14 +224,14 @@ test_redirect_sends_the_target_pid_to_its_own_buffer()
 	lkst_modprobe lkst_redirect buffer=capture target_pid=$BUSY1 || return
 	lkst_w -a "$LKST/user_masksets" rd > /dev/null
 	lkst_w -t "$M/rd" "PROCESS_CONTEXTSWITCH REDIRECT${NL}SYSCALL_ENTRY REDIRECT" > /dev/null
-	record rd "$LKST/buffers/capture"
+	record rd capture
 	only_pid $BUSY1
 }
 
 test_redirect_sends_other_pids_to_the_buffer_of_the_maskset_line()
 {
 	have lkst_redirect || return
-	cat "$LKST/trace" > "$TMP/t"
+	lkst_text > "$TMP/t"
 	n=$(wc -l < "$TMP/t")
 	echo "# $n lines in the default buffer"
 	[ "$n" -gt 0 ] && ! awk -v p="$BUSY1" '$4 == p' "$TMP/t" | grep -q .
@@ -239,7 +241,7 @@ test_redirect_target_can_be_changed_while_in_use()
 {
 	have lkst_redirect || return
 	echo $BUSY2 > $RD/target_pid
-	record rd "$LKST/buffers/capture"
+	record rd capture
 	only_pid $BUSY2
 }
 

@@ -115,7 +115,7 @@ test_the_kernel_is_healthy_after_the_storm()
 	# reads might never reach the end)
 	expect maskset OK "$(lkst_w "$LKST/maskset" RDEFAULT)" &&
 	echo RNOTHING > "$LKST/maskset" &&
-	cat "$LKST/trace" > /dev/null &&
+	cat "$LKST_INST/trace" > /dev/null &&
 	dmesg_clean
 }
 

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# What LKST records for a known workload, read through the trace file: a
-# process that the test starts, that sleeps and is woken up, and exits.
+# What LKST records for a known workload, read through the trace file of
+# its instance: a process that the test starts, that sleeps and is woken
+# up, and exits.
 
 . "$(dirname "$0")/lkst_lib.sh"
 
@@ -20,8 +21,10 @@ sleep 0.2 &
 SLEEPER=$!
 wait
 echo RNOTHING > "$LKST/maskset"
-cat "$LKST/trace" > "$TMP/trace"
-echo "# sleeper pid $SLEEPER, $(wc -l < "$TMP/trace") lines of trace"
+# The file as ftrace prints it, and its records as lkst_text() has them
+cat "$LKST_INST/trace" > "$TMP/text"
+lkst_text > "$TMP/trace"
+echo "# sleeper pid $SLEEPER, $(wc -l < "$TMP/trace") records in the trace"
 
 # has REGEX: a line of the recorded trace matches REGEX.
 has()
@@ -31,8 +34,8 @@ has()
 	return 1
 }
 
-# "  12.345678 [001] .    1234 EVENT: args"
-TIME_CPU='^ *[0-9]+\.[0-9]{6} \[[0-9]{3}\] [.hsn] +'
+# "12.345678 [001] . 1234 EVENT: args", see lkst_text()
+TIME_CPU='^[0-9]+\.[0-9]{6} \[[0-9]{3}\] [.hsn] '
 
 test_RALL_records_a_context_switch_of_a_test_process()
 {
@@ -96,11 +99,32 @@ test_data_pointers_are_printed_with_percent_p()
 	return 1
 }
 
-test_every_line_has_time_cpu_context_pid_and_event()
+# ftrace's line: "COMM-PID [CPU] FLAGS TIME: EVENT: ARGS", under its
+# header of "#" lines; nothing but LKST's events is enabled here.
+test_every_line_is_comm_pid_cpu_flags_time_and_event()
 {
-	grep -vE "${TIME_CPU}[0-9]+ [A-Z_]+:( |$)" "$TMP/trace" > "$TMP/bad"
+	grep -v '^#' "$TMP/text" |
+	grep -vE '^ *[^ ].*-[0-9]+ +\[[0-9]{3}\] [^ ]{5} +[0-9]+\.[0-9]{6}: [A-Z][A-Z0-9_]*:( |$)' \
+		> "$TMP/bad"
 	[ -s "$TMP/bad" ] || return 0
 	head -3 "$TMP/bad" | sed 's/^/# bad line: /'
+	return 1
+}
+
+test_the_trace_lists_every_record_the_instance_holds()
+{
+	expect records "$(stat_sum "$LKST_INST" entries)" \
+		"$(grep -vc '^#' "$TMP/text")"
+}
+
+# LKST keeps saved_cmdlines up to date at fork and exec
+test_the_sleepers_lines_name_its_command()
+{
+	grep -E -- "-$SLEEPER +\[" "$TMP/text" > "$TMP/mine"
+	[ -s "$TMP/mine" ] || { echo "# no line of $SLEEPER"; return 1; }
+	grep -vE -- "^ *sleep-$SLEEPER " "$TMP/mine" > "$TMP/bad"
+	[ -s "$TMP/bad" ] || return 0
+	head -3 "$TMP/bad" | sed 's/^/# not named sleep: /'
 	return 1
 }
 
@@ -113,7 +137,7 @@ test_lines_are_in_time_order()
 
 test_reading_trace_does_not_consume_it()
 {
-	expect lines "$(wc -l < "$TMP/trace")" "$(wc -l < "$LKST/trace")"
+	expect lines "$(wc -l < "$TMP/text")" "$(wc -l < "$LKST_INST/trace")"
 }
 
 test_RNOTHING_records_nothing()
@@ -149,8 +173,8 @@ test_tracing_on_1_resumes_recording()
 
 test_opening_trace_with_O_TRUNC_clears_the_buffer()
 {
-	true > "$LKST/trace"
-	expect lines 0 "$(wc -l < "$LKST/trace")" &&
+	true > "$LKST_INST/trace"
+	expect records 0 "$(grep -vc '^#' "$LKST_INST/trace")" &&
 	expect entries 0 "$(stat_sum "$LKST_INST" entries)"
 }
 
@@ -164,7 +188,9 @@ lkst_run_tests \
 	test_the_sleepers_system_calls_are_recorded \
 	test_code_addresses_are_printed_as_symbols \
 	test_data_pointers_are_printed_with_percent_p \
-	test_every_line_has_time_cpu_context_pid_and_event \
+	test_every_line_is_comm_pid_cpu_flags_time_and_event \
+	test_the_trace_lists_every_record_the_instance_holds \
+	test_the_sleepers_lines_name_its_command \
 	test_lines_are_in_time_order \
 	test_reading_trace_does_not_consume_it \
 	test_RNOTHING_records_nothing \

@@ -14,7 +14,6 @@ test_lkst_directory_has_every_documented_file()
 	ok=0
 	for f in maskset available_masksets available_events \
 		 available_handlers user_masksets user_buffers notify \
-		 trace \
 		 per_cpu/cpu0/raw per_cpu/cpu0/raw_copy per_cpu/cpu0/refused; do
 		[ -f "$LKST/$f" ] || { echo "# missing $f"; ok=1; }
 	done
@@ -27,6 +26,7 @@ test_lkst_directory_has_every_documented_file()
 # Files of ftrace's that LKST once had a copy of: FILE is in lkst/ no more,
 # WHERE (relative to /sys/kernel/tracing) is what replaces it.
 LKST_MOVED="error_log:error_log
+trace:instances/lkst/trace
 buffer_size_kb:instances/lkst/buffer_size_kb
 notrace_pids:instances/lkst/set_event_notrace_pid
 notrace_fork:instances/lkst/options/event-fork
