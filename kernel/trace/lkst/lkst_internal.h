@@ -372,7 +372,7 @@ int __lkst_buffer_create_files(struct lkst_buffer *buf, struct dentry *dir);
 /* lkst_tevent.c: the events in events/lkst */
 void lkst_record_print_args(struct seq_buf *s, const struct lkst_event_desc *d,
 			    const struct lkst_record *rec);
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_LKST_KUNIT_TEST)
 enum print_line_t lkst_tevent_print(struct trace_iterator *iter,
 				    unsigned int id);
 #endif

@@ -159,7 +159,7 @@ static struct trace_event_functions lkst_tevent_funcs = {
 	.trace		= lkst_tevent_trace,
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
+#if IS_ENABLED(CONFIG_LKST_KUNIT_TEST)
 /* What the trace file prints after the context for a record of event @id */
 enum print_line_t lkst_tevent_print(struct trace_iterator *iter,
 				    unsigned int id)

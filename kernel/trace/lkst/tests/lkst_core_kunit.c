@@ -213,10 +213,23 @@ static const char *lkst_test_trace_line(struct kunit *test, unsigned int id,
 	return seq_buf_str(&iter->seq.seq);
 }
 
+static const struct lkst_event_desc lkst_test_dyn_desc = {
+	.id	= LKST_EV_DYN_LAST,
+	.name	= "KUNIT_TRACE_DYN",
+	.args	= { "value", "-", "-", "-" },
+	.argfmt	= "u---",
+};
+
+static void lkst_test_tevent_remove(void *id)
+{
+	lkst_tevent_remove((unsigned long)id);
+}
+
 /*
  * An event prints its own records; a record of another event with its
  * type, as a previous boot's may be, is printed as an ID and values.
- * A previous boot's fixed events are known.
+ * A previous boot's fixed events are known, its dynamic events are not:
+ * this boot may have given their IDs and types to others.
  */
 static void lkst_trace_line_of_a_record(struct kunit *test)
 {
@@ -241,6 +254,18 @@ static void lkst_trace_line_of_a_record(struct kunit *test)
 	snprintf(want, sizeof(want), "UNKNOWN: id=%u args=0x1,0x2,0x3,0x0\n",
 		 LKST_EV_PROCESS_EXIT);
 	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_PROCESS_FORK,
+						      &rec, last), want);
+
+	KUNIT_ASSERT_EQ(test, lkst_tevent_add(&lkst_test_dyn_desc), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, lkst_test_tevent_remove,
+							(void *)LKST_EV_DYN_LAST), 0);
+	rec.event = LKST_EV_DYN_LAST;
+	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_DYN_LAST,
+						      &rec, NULL),
+			   "KUNIT_TRACE_DYN: value=1\n");
+	snprintf(want, sizeof(want), "UNKNOWN: id=%u args=0x1,0x2,0x3,0x0\n",
+		 LKST_EV_DYN_LAST);
+	KUNIT_EXPECT_STREQ(test, lkst_test_trace_line(test, LKST_EV_DYN_LAST,
 						      &rec, last), want);
 }
 
