@@ -2018,6 +2018,12 @@ out_conf:
 		lkst_chomp(old_size);
 	}
 
+	/*
+	 * A shell without job control starts "lkst record &" with SIGINT
+	 * ignored, and an ignored signal never reaches the signalfd.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
