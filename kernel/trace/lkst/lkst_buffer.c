@@ -133,7 +133,7 @@ static void lkst_buffer_release(struct kref *kref)
 
 	if (buf->tr)
 		lkst_instance_release(buf->tr);
-	else
+	else if (buf->rb)
 		ring_buffer_free(buf->rb);
 	free_percpu(buf->refused);
 	kfree(buf);
@@ -424,21 +424,23 @@ int __init lkst_buffers_init(void)
 	struct trace_array *tr;
 
 	guard(mutex)(&lkst_mutex);
+	/* Before the reserved memory is touched: a boot instance stays */
+	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, NULL, NULL);
+	if (!buf)
+		return -ENOMEM;
 	tr = lkst_persist_init();
 	if (!tr) {
+		lkst_buffer_put(buf);
 		buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER, LKST_BUF_DEFAULT_KB);
 		if (IS_ERR(buf))
 			return PTR_ERR(buf);
 		lkst_default_buf = buf;
 		return 0;
 	}
-	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, tr, NULL);
-	if (!buf) {
-		lkst_instance_release(tr);
-		return -ENOMEM;
-	}
+	buf->tr = tr;
 	list_add_tail(&buf->list, &lkst_buffers);
 	__lkst_vmcore_update();
 	lkst_default_buf = buf;
+	lkst_persist_attach();
 	return 0;
 }

@@ -547,8 +547,8 @@ int lkst_dump_init(void);
 
 /* lkst_persist.c */
 #define LKST_PERSIST_MAGIC		0x4c4b5354	/* "LKST" */
-#define LKST_PERSIST_VERSION		1
-#define LKST_PERSIST_MIN_PAGES		4	/* per CPU and half */
+#define LKST_PERSIST_VERSION		2
+#define LKST_PERSIST_MIN_PAGES		4	/* per CPU */
 #define LKST_PERSIST_REASON_MAX		160
 #define LKST_LAST_BOOT_INSTANCE		"lkst_last_boot"
 #define LKST_PERSIST_ENDED_OOPS		BIT(0)
@@ -558,8 +558,9 @@ int lkst_dump_init(void);
 #define LKST_PERSIST_ENDED_VALIDATING	BIT(3)
 
 /*
- * The first page of the reserved memory: which half the boot that wrote
- * it records into, and what a later boot needs to trust that half.
+ * The first page of the reserved memory: what a later boot needs to
+ * trust the records of the boot that wrote it.  Version 2: one instance
+ * in the rest of the memory (version 1 had two halves, and their index).
  */
 struct lkst_persist_hdr {
 	u32	magic;
@@ -569,7 +570,6 @@ struct lkst_persist_hdr {
 	u64	range_size;	/* of the reserved memory */
 	u64	boot;		/* sequence number of the boot */
 	s64	boot_time;	/* its wall-clock time at boot, s */
-	u32	active;		/* the half it records into: 0 or 1 */
 	u32	ended;		/* LKST_PERSIST_ENDED_* */
 	char	release[__NEW_UTS_LEN + 1];
 	char	kversion[__NEW_UTS_LEN + 1];
@@ -577,10 +577,11 @@ struct lkst_persist_hdr {
 };
 
 void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
-			   u32 active, u64 boot);
+			   u64 boot);
 bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 			char *why, size_t len);
 struct trace_array *lkst_persist_init(void);
+void lkst_persist_attach(void);
 void lkst_persist_boot_print(struct seq_buf *s, const char *name,
 			     const struct lkst_persist_hdr *hdr, bool nonce);
 void lkst_persist_info_print(struct seq_buf *s);

@@ -9,25 +9,22 @@
  * clear, and the records of the previous boot are readable in
  * lkst/last_boot/ after the next boot of the same kernel.
  *
- * The reserved memory holds a header page and two halves, each the memory
- * of a trace instance as trace_instance=NAME@LABEL makes one: this boot
- * records into the instance "lkst" (the default buffer) in one half, and
- * the other, the previous boot's records, is the instance
- * "lkst_last_boot".  A single boot instance would not do: its previous
- * boot's records are there only until it records again, and LKST records
- * from the first second of a boot (lkst.maskset=), before anybody could
- * read them; with two halves nothing has to be released by hand either.
- * The cost is memory: each boot records into half of SIZE, minus the
- * header page.
+ * The reserved memory holds a header page and, in the rest, the boot
+ * mapped instance "lkst" (the default buffer), as trace_instance=NAME@LABEL
+ * makes one.  LKST records from the first second of a boot (lkst.maskset=),
+ * before anybody could read the previous boot's records there, so those
+ * are first copied into the backup instance "lkst_last_boot", as
+ * trace_instance=NAME=lkst would, in vmalloc memory, which holds them for
+ * as long as this boot runs (the cost of the copy: the size of the
+ * reserved memory, when it holds records of this kernel).
  *
- * The header says which half the boot that wrote it recorded into, which
- * kernel that was (release and version strings), its CPU count and the
- * size, and how it ended (oops, panic, clean reboot).  The previous boot's
- * half is shown only if all of that matches this boot and the ring
- * buffer found every CPU's data valid: otherwise last_boot/ is empty and
- * last_boot/info and the kernel log say why.  Nothing is attached in a
- * kdump kernel, which must not touch the memory of the kernel that
- * crashed.
+ * The header says which kernel recorded (release and version strings),
+ * its CPU count and the size, and how the boot ended (oops, panic, clean
+ * reboot).  The previous boot's records are kept only if all of that
+ * matches this boot and the ring buffer found every CPU's data valid:
+ * otherwise last_boot/ is empty and last_boot/info and the kernel log say
+ * why.  Nothing is attached in a kdump kernel, which must not touch the
+ * memory of the kernel that crashed.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
@@ -67,6 +64,8 @@ __setup("lkst.persist=", lkst_set_persist);
 
 /* This boot's header, in the reserved memory; NULL if not persistent. */
 static struct lkst_persist_hdr *lkst_persist_hdr;
+/* ... until lkst_persist_attach() publishes it */
+static struct lkst_persist_hdr *lkst_persist_new_hdr __initdata;
 
 /* What last_boot/info shows, settled at boot. */
 static struct {
@@ -85,29 +84,28 @@ static struct {
 
 static struct lkst_buffer *lkst_last_buf;
 
-/* The size of one half, or 0 if the memory is too small for two. */
-static phys_addr_t lkst_persist_half(phys_addr_t size)
+/* The memory the records go to, after the header page; 0 if too small */
+static phys_addr_t lkst_persist_records_size(phys_addr_t size)
 {
-	phys_addr_t half;
+	phys_addr_t records;
 
 	if (size <= PAGE_SIZE)
 		return 0;
-	half = round_down((size - PAGE_SIZE) / 2, PAGE_SIZE);
+	records = round_down(size - PAGE_SIZE, PAGE_SIZE);
 	/* the ring buffer needs a meta page and three sub-buffers per CPU */
-	if (half < (phys_addr_t)nr_cpu_ids * LKST_PERSIST_MIN_PAGES * PAGE_SIZE)
+	if (records < (phys_addr_t)nr_cpu_ids * LKST_PERSIST_MIN_PAGES * PAGE_SIZE)
 		return 0;
-	return half;
+	return records;
 }
 
 /**
  * lkst_persist_hdr_init - describe this boot in a header
  * @hdr: the header
  * @range_size: the size of the reserved memory
- * @active: the half this boot records into
  * @boot: the boot's sequence number
  */
 void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
-			   u32 active, u64 boot)
+			   u64 boot)
 {
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->magic = LKST_PERSIST_MAGIC;
@@ -115,7 +113,6 @@ void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
 	hdr->hdr_size = sizeof(*hdr);
 	hdr->nr_cpus = nr_cpu_ids;
 	hdr->range_size = range_size;
-	hdr->active = active;
 	hdr->boot = boot;
 	hdr->boot_time = ktime_get_real_seconds();
 	/* the clock may still be near 1970 here, and the sequence restarts */
@@ -126,7 +123,7 @@ void lkst_persist_hdr_init(struct lkst_persist_hdr *hdr, u64 range_size,
 EXPORT_SYMBOL_IF_KUNIT(lkst_persist_hdr_init);
 
 /**
- * lkst_persist_check - may the previous boot's half be read by this boot
+ * lkst_persist_check - may the previous boot's records be read by this boot
  * @hdr: the header the previous boot wrote
  * @range_size: the size of the reserved memory now
  * @why: the reason if not, for last_boot/info and the kernel log
@@ -168,10 +165,6 @@ bool lkst_persist_check(const struct lkst_persist_hdr *hdr, u64 range_size,
 	if (hdr->range_size != range_size) {
 		snprintf(why, len, "recorded in %llu bytes of reserved memory, this boot has %llu",
 			 hdr->range_size, range_size);
-		return false;
-	}
-	if (hdr->active > 1) {
-		snprintf(why, len, "corrupted header (half %u)", hdr->active);
 		return false;
 	}
 	return true;
@@ -238,19 +231,17 @@ static int lkst_persist_reboot_notify(struct notifier_block *nb,
 				      unsigned long val, void *data)
 {
 	struct lkst_persist_hdr *hdr = READ_ONCE(lkst_persist_hdr);
-	phys_addr_t half;
 
 	lkst_persist_ended(LKST_PERSIST_ENDED_REBOOT);
 	if (!hdr)
 		return NOTIFY_DONE;
 	/*
 	 * The ring buffer writes its pages back from the cache at a panic
-	 * only: at a reboot, write back the half this boot records into
-	 * (recording goes on, so the last records may still be missed).
+	 * only: at a reboot, write back the records (recording goes on, so
+	 * the last records may still be missed).
 	 */
-	half = lkst_persist_half(hdr->range_size);
-	lkst_persist_flush_range((unsigned long)hdr + PAGE_SIZE +
-				 hdr->active * half, half);
+	lkst_persist_flush_range((unsigned long)hdr + PAGE_SIZE,
+				 lkst_persist_records_size(hdr->range_size));
 	return NOTIFY_DONE;
 }
 
@@ -286,62 +277,66 @@ static void __init lkst_persist_scan(struct trace_buffer *rb)
 }
 
 /*
- * The previous boot's half, as the instance lkst_last_boot: ftrace reads it
- * as it reads a trace_instance=NAME@LABEL of the previous boot (trace,
- * trace_pipe_raw, last_boot_info), and so do trace-cmd and LKST's own
- * last_boot/ files.  Its records are kept only if every CPU's data is
- * valid; otherwise it is emptied, and the reason says why.
+ * The previous boot's records, copied from the reserved memory into the
+ * backup instance lkst_last_boot before this boot records there: ftrace
+ * reads it as it reads a trace_instance=NAME=BOOT of the previous boot
+ * (trace, trace_pipe_raw, last_boot_info), and so do trace-cmd and LKST's
+ * own last_boot/ files.  The records are kept only if the ring buffer
+ * finds every CPU's data valid; otherwise the copy is emptied, and the
+ * reason says why.
  */
 static struct trace_array *__init
-lkst_persist_open_last(unsigned long addr, phys_addr_t half)
+lkst_persist_backup(unsigned long addr, phys_addr_t size)
 {
-	struct trace_array *tr;
+	struct trace_array *last;
 	int cpu;
 
-	tr = trace_array_create_pinned(LKST_LAST_BOOT_INSTANCE, 0, addr, half);
-	if (IS_ERR(tr)) {
+	last = trace_array_create_backup_pinned(LKST_LAST_BOOT_INSTANCE, addr,
+						size);
+	if (IS_ERR(last)) {
 		snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 			 "cannot create the instance %s: %pe",
-			 LKST_LAST_BOOT_INSTANCE, tr);
+			 LKST_LAST_BOOT_INSTANCE, last);
 		return NULL;
 	}
 	/* Nothing of this boot goes into it. */
-	tracer_tracing_off(tr);
+	tracer_tracing_off(last);
 	for_each_possible_cpu(cpu) {
-		if (ring_buffer_range_cpu_lost(tr->array_buffer.buffer, cpu)) {
+		if (ring_buffer_range_cpu_lost(last->array_buffer.buffer, cpu)) {
 			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 				 "cpu%d: the records are corrupted (see the \"Ring buffer\" lines of the kernel log)",
 				 cpu);
 			/* Emptied, and no longer adjusted as the last boot */
-			tracing_update_buffers(tr);
-			return tr;
+			tracing_update_buffers(last);
+			return last;
 		}
 	}
 	lkst_last.kept = true;
-	lkst_last.text_delta = tr->text_delta;
-	lkst_persist_scan(tr->array_buffer.buffer);
-	return tr;
+	lkst_last.text_delta = last->text_delta;
+	lkst_persist_scan(last->array_buffer.buffer);
+	return last;
 }
 
 /**
  * lkst_persist_init - attach the default buffer to reserved memory
  *
- * Called once at boot, before the default buffer is created.
+ * Called once at boot, before the default buffer is created.  Nothing is
+ * published (the header's address, the notifiers) before the caller
+ * holds the instance: a boot instance is never removed.
  *
- * Return: the instance "lkst" in this boot's half, to use as the default
- * buffer, or NULL to use an ordinary one (no lkst.persist=, or it cannot
- * be attached: the reason is in the kernel log and last_boot/info).
+ * Return: the instance "lkst" in the reserved memory, to use as the
+ * default buffer, or NULL to use an ordinary one (no lkst.persist=, or it
+ * cannot be attached: the reason is in the kernel log and last_boot/info).
  */
 struct trace_array *__init lkst_persist_init(void)
 {
 	struct trace_array *tr = NULL, *last = NULL;
 	struct lkst_persist_hdr *hdr, orig;
 	struct trace_buffer *empty;
-	phys_addr_t start, size, half;
+	phys_addr_t start, size, records;
 	unsigned long base;
 	bool prev_ok = false;
 	u64 boot = 1;
-	u32 active = 0;
 
 	if (!lkst_persist_label[0]) {
 		lkst_persist_set_reason("no lkst.persist= on the command line");
@@ -360,12 +355,12 @@ struct trace_array *__init lkst_persist_init(void)
 	}
 	lkst_last.start = start;
 	lkst_last.size = size;
-	half = lkst_persist_half(size);
-	if (!half) {
+	records = lkst_persist_records_size(size);
+	if (!records) {
 		snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 			 "reserve_mem %s is too small: %u CPUs need at least %lu KiB",
 			 lkst_persist_label, nr_cpu_ids,
-			 (PAGE_SIZE + 2UL * nr_cpu_ids * LKST_PERSIST_MIN_PAGES *
+			 (PAGE_SIZE + nr_cpu_ids * LKST_PERSIST_MIN_PAGES *
 			  PAGE_SIZE) >> 10);
 		goto out;
 	}
@@ -375,82 +370,74 @@ struct trace_array *__init lkst_persist_init(void)
 		goto out;
 	}
 	base = (unsigned long)hdr + PAGE_SIZE;
-	/* What to put back if this boot cannot record into the memory */
+	/* What to put back if the records cannot be copied */
 	orig = *hdr;
 
 	if (lkst_persist_check(hdr, size, lkst_last.reason,
 			       sizeof(lkst_last.reason))) {
 		lkst_last.prev = *hdr;
 		boot = hdr->boot + 1;
-		if (hdr->ended & LKST_PERSIST_ENDED_VALIDATING) {
+		if (hdr->ended & LKST_PERSIST_ENDED_VALIDATING)
 			/* What stopped that boot is still there: clear it */
 			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
 				 "boot %llu stopped while it validated the reserved memory, which was cleared",
 				 hdr->boot);
-			memset((void *)base, 0, 2 * half);
-		} else {
-			active = !hdr->active;
+		else
 			prev_ok = true;
-		}
 	}
 	/*
-	 * Until both halves are validated, by the ring buffer as their
-	 * instances are created, the header says so: if the validation
-	 * brings the machine down, the next boot clears the memory instead
-	 * of going down the same way.
+	 * Until the records are validated, by the ring buffer as their
+	 * backup is created, the header says so: if the validation brings
+	 * the machine down, the next boot clears the memory instead of going
+	 * down the same way.
 	 */
-	lkst_persist_hdr_init(hdr, size, active, boot);
+	lkst_persist_hdr_init(hdr, size, boot);
 	hdr->ended = LKST_PERSIST_ENDED_VALIDATING;
 	lkst_persist_flush(hdr);
-	if (prev_ok)
-		last = lkst_persist_open_last(base + lkst_last.prev.active * half,
-					      half);
+	if (prev_ok) {
+		last = lkst_persist_backup(base, records);
+		if (!last) {
+			/*
+			 * The records stay for a later boot (lkst record
+			 * --last-boot there), with their header; this boot
+			 * records into ordinary memory.
+			 */
+			pr_warn("cannot copy the previous boot's records: this boot records into ordinary memory\n");
+			*hdr = orig;
+			lkst_persist_flush(hdr);
+			memunmap(hdr);
+			goto out;
+		}
+	}
 
 	/*
-	 * This boot's half holds the boot before the previous one, or
-	 * nothing: cleared, the ring buffer validates none of it, now or
-	 * when a CPU first comes online (ring_buffer_reset() would reset
-	 * only the CPUs online now).
+	 * This boot starts empty: the ring buffer validates none of the
+	 * memory, now or when a CPU first comes online (clearing the
+	 * instance would reset only the CPUs online now).
 	 */
-	memset((void *)(base + active * half), 0, half);
-	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base + active * half,
-				  half);
+	memset((void *)base, 0, records);
+	lkst_persist_flush_range(base, records);
+	tr = lkst_instance_create(LKST_DEFAULT_BUFFER, 0, base, records);
 	if (IS_ERR(tr)) {
-		/*
-		 * This boot records into ordinary memory; the previous boot's
-		 * records stay readable, and their mapping with them.
-		 */
 		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
 			lkst_persist_label, tr);
 		tr = NULL;
-		/*
-		 * The header is the previous boot's again, if it was this
-		 * kernel's; another's, or none, would describe memory that
-		 * was just cleared.
-		 */
-		if (prev_ok)
-			*hdr = orig;
-		else
-			memset(hdr, 0, sizeof(*hdr));
+		/* This boot records into ordinary memory, and leaves none */
+		memset(hdr, 0, sizeof(*hdr));
 		lkst_persist_flush(hdr);
-		if (!last)
-			memunmap(hdr);
+		memunmap(hdr);
 		goto out;
 	}
 	/*
-	 * What ftrace does when it starts a boot instance: clear it, and
-	 * note in its scratch area this kernel's address and modules for the
-	 * next boot (update_last_data()).
+	 * What ftrace does when it starts a boot instance: note in its
+	 * scratch area this kernel's address and modules for the next boot
+	 * (update_last_data()).
 	 */
 	tracing_update_buffers(tr);
-	lkst_persist_hdr_init(hdr, size, active, boot);
+	lkst_persist_hdr_init(hdr, size, boot);
 	lkst_persist_flush(hdr);
-	WRITE_ONCE(lkst_persist_hdr, hdr);
+	lkst_persist_new_hdr = hdr;
 	lkst_last.attached = true;
-	register_die_notifier(&lkst_persist_die_nb);
-	atomic_notifier_chain_register(&panic_notifier_list,
-				       &lkst_persist_panic_nb);
-	register_reboot_notifier(&lkst_persist_reboot_nb);
 	pr_info("default buffer in reserve_mem %s (%pa bytes at %pa): %lu KiB per CPU, boot %llu\n",
 		lkst_persist_label, &size, &start,
 		ring_buffer_size(tr->array_buffer.buffer, 0) >> 10, boot);
@@ -479,7 +466,25 @@ out:
 			lkst_last.records, lkst_last.prev.release);
 	else
 		pr_info("last_boot: empty: %s\n", lkst_last.reason);
-	return lkst_last.attached ? tr : NULL;
+	return tr;
+}
+
+/**
+ * lkst_persist_attach - record into the reserved memory from now on
+ *
+ * Called once the instance lkst_persist_init() returned is the default
+ * buffer's.  Publishes the header, for the notifiers that note in it how
+ * this boot ends.
+ */
+void __init lkst_persist_attach(void)
+{
+	if (WARN_ON_ONCE(!lkst_persist_new_hdr))
+		return;
+	WRITE_ONCE(lkst_persist_hdr, lkst_persist_new_hdr);
+	register_die_notifier(&lkst_persist_die_nb);
+	atomic_notifier_chain_register(&panic_notifier_list,
+				       &lkst_persist_panic_nb);
+	register_reboot_notifier(&lkst_persist_reboot_nb);
 }
 
 static const char *lkst_persist_ended_str(void)

@@ -2734,6 +2734,9 @@ int cmd_watch(int argc, char **argv)
 		goto out;
 	}
 
+	/* As for lkst record: "lkst watch &" may start with SIGINT ignored */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGINT);
 	sigaddset(&mask, SIGTERM);
