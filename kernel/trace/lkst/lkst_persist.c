@@ -402,7 +402,7 @@ struct trace_array *__init lkst_persist_init(void)
 			 * --last-boot there), with their header; this boot
 			 * records into ordinary memory.
 			 */
-			pr_warn("cannot copy the previous boot's records: this boot records into ordinary memory\n");
+			pr_warn("cannot copy the previous boot's records: this boot records into ordinary memory, and so will the next boots until they can\n");
 			*hdr = orig;
 			lkst_persist_flush(hdr);
 			memunmap(hdr);
@@ -421,6 +421,10 @@ struct trace_array *__init lkst_persist_init(void)
 	if (IS_ERR(tr)) {
 		pr_warn("cannot create the instance lkst in reserve_mem %s: %pe\n",
 			lkst_persist_label, tr);
+		/* (the previous boot's records are kept, if they were) */
+		if (!last)
+			snprintf(lkst_last.reason, sizeof(lkst_last.reason),
+				 "cannot create the instance lkst: %pe", tr);
 		tr = NULL;
 		/* This boot records into ordinary memory, and leaves none */
 		memset(hdr, 0, sizeof(*hdr));
