@@ -1,33 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LKST dynamic events: events at arbitrary kernel locations, defined in
- * lkst/dynamic_events in the syntax of ftrace's kprobe_events:
+ * LKST dynamic events: LKST events at arbitrary kernel locations, bound to
+ * ftrace's kprobe events.  A kprobe event is defined in dynamic_events or
+ * kprobe_events, then bound to an LKST name in lkst/dynamic_events:
  *
- *   p:NAME SYMBOL[+OFFS] [FETCHARG ...]	a probe in a function
- *   r:NAME SYMBOL [FETCHARG ...]		at its return ($retval)
- *   -:NAME					remove it
+ *   NAME GROUP/EVENT	the LKST event NAME records the hits of GROUP/EVENT
+ *   -:NAME		unbind it
  *
- * Each event is one kprobe (or kretprobe), registered disabled when the
- * event is defined and enabled only while the current maskset has a line
- * for it, as the tracepoint probes of the fixed events are attached.  The
- * fetchargs are parsed and fetched by kernel/trace's probe code
- * (trace_probe.c, trace_probe_tmpl.h); LKST keeps their values as the
- * four u64 arguments of its records and dispatches them like those of
- * any event, through the current maskset table.
- *
- * A dynamic event holds a reference on the module of its symbol, so that
- * the module cannot go away under it: rmmod fails, the module being in
- * use, until the event is removed.
+ * The kprobe event's fetchargs, four at most, are the record's arguments.
+ * LKST consumes the hits through the event's in-kernel consumer
+ * (trace_kprobe_consumer_attach()), armed only while the current maskset
+ * has a line for the event, as the tracepoint probes of the fixed events
+ * are attached, and dispatches them like those of any event.  While
+ * bound, the kprobe event cannot be removed.  Nothing pins a module:
+ * a probe on MOD:SYM comes back with its module, as kprobe events do.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
 #include <kunit/visibility.h>
-#include <linux/ctype.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
-#include <linux/module.h>
 #include <linux/ptrace.h>
-#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -39,32 +31,31 @@
 
 #include "../trace.h"
 #include "../trace_probe.h"
-#include "../trace_probe_tmpl.h"
-#include "../trace_probe_kernel.h"
 #include "lkst_internal.h"
 
 #define LKST_DYN_LOC	"dynamic_events"
 
+/* The fixed part of the fetched arguments, then room for a string */
+#define LKST_DYN_FETCH_MAX	(2 * LKST_NR_ARGS * sizeof(u64))
+
 struct lkst_dynevent {
 	struct lkst_event_desc	desc;
+	struct trace_probe_consumer consumer;
+	struct trace_event_file	*file;		/* the kprobe event, held */
+	char			*hook;		/* "GROUP/EVENT" */
 	char			name[LKST_NAME_MAX];
 	char			argfmt[LKST_NR_ARGS + 1];
-	char			*symbol;
-	unsigned long		offset;
-	bool			is_return;
+	char			args[LKST_NR_ARGS][MAX_ARG_NAME_LEN];
 	bool			armed;
 	bool			recorded;	/* was armed: records may exist */
 	bool			has_string;	/* the last fetcharg */
-	struct module		*mod;		/* pinned, NULL for vmlinux */
-	struct kretprobe	rp;		/* rp.kp alone for p: */
-	struct trace_probe	tp;		/* must be last: args[] */
 };
 
 /* Slot i is ID LKST_EV_DYN_FIRST + i; changed under lkst_mutex. */
 static struct lkst_dynevent __rcu *lkst_dyn[LKST_EV_DYN_MAX];
 /* The slot to try first: IDs are given out in turn. */
 static unsigned int lkst_dyn_next;
-/* Events registered so far: each one's generation, under lkst_mutex */
+/* Events bound so far: each one's generation, under lkst_mutex */
 static u32 lkst_dyn_gen;
 
 static struct lkst_dynevent *lkst_dyn_slot(unsigned int id)
@@ -89,77 +80,23 @@ const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id)
 
 	return ev ? &ev->desc : NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_desc);
 
-/*
- * The probe context of kernel/trace's fetch code (trace_probe_tmpl.h),
- * as trace_kprobe.c defines it: registers, stack and entry data of a
- * kprobe.  Only numeric types reach here.
- */
-static int __kprobes
-process_fetch_insn(struct fetch_insn *code, void *rec, void *edata,
-		   void *dest, void *base)
+/* An argument, fetched into @buf, widened to u64 (sign-extended if signed) */
+static nokprobe_inline u64 lkst_dyn_arg(const struct probe_arg *arg,
+					const void *buf)
 {
-	struct pt_regs *regs = rec;
-	unsigned long val;
-	int ret;
+	const void *p = buf + arg->offset;
 
-retry:
-	switch (code->op) {
-	case FETCH_OP_REG:
-		val = regs_get_register(regs, code->param);
-		break;
-	case FETCH_OP_STACK:
-		val = regs_get_kernel_stack_nth(regs, code->param);
-		break;
-	case FETCH_OP_STACKP:
-		val = kernel_stack_pointer(regs);
-		break;
-	case FETCH_OP_RETVAL:
-		val = regs_return_value(regs);
-		break;
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-	case FETCH_OP_ARG:
-		val = regs_get_kernel_argument(regs, code->param);
-		break;
-	case FETCH_OP_EDATA:
-		val = *(unsigned long *)((unsigned long)edata + code->offset);
-		break;
-#endif
-	case FETCH_NOP_SYMBOL:	/* a place holder, resolved at definition */
-		code++;
-		goto retry;
-	default:
-		ret = process_common_fetch_insn(code, &val);
-		if (ret < 0)
-			return ret;
-	}
-	code++;
-
-	return process_fetch_insn_bottom(code, val, dest, base);
-}
-
-/* Fetch an argument and widen it to u64 (sign-extended if signed). */
-static nokprobe_inline u64 lkst_dyn_fetch(struct probe_arg *arg,
-					  struct pt_regs *regs, void *edata)
-{
-	union {
-		u8	u8;
-		u16	u16;
-		u32	u32;
-		u64	u64;
-	} v = { .u64 = 0 };
-
-	if (process_fetch_insn(arg->code, regs, edata, &v, NULL) < 0)
-		return 0;
 	switch (arg->type->size) {
 	case 1:
-		return arg->type->is_signed ? (u64)(s8)v.u8 : v.u8;
+		return arg->type->is_signed ? (u64)*(s8 *)p : *(u8 *)p;
 	case 2:
-		return arg->type->is_signed ? (u64)(s16)v.u16 : v.u16;
+		return arg->type->is_signed ? (u64)*(s16 *)p : *(u16 *)p;
 	case 4:
-		return arg->type->is_signed ? (u64)(s32)v.u32 : v.u32;
+		return arg->type->is_signed ? (u64)*(s32 *)p : *(u32 *)p;
 	default:
-		return v.u64;
+		return *(u64 *)p;
 	}
 }
 
@@ -172,11 +109,12 @@ static nokprobe_inline u64 lkst_dyn_fetch(struct probe_arg *arg,
  * the probe is not optimized; kprobes' flags cannot tell, as they change
  * ahead of the code (the optimizer runs some jiffies later).
  */
-static nokprobe_inline unsigned long lkst_dyn_pc_sub(struct lkst_dynevent *ev)
+static nokprobe_inline unsigned long lkst_dyn_pc_sub(struct kprobe *kp,
+						     bool is_return)
 {
 #ifdef CONFIG_X86
-	if ((preempt_count() & NMI_MASK) && !ev->is_return &&
-	    *(u8 *)ev->rp.kp.addr == INT3_INSN_OPCODE)
+	if ((preempt_count() & NMI_MASK) && !is_return &&
+	    *(u8 *)kp->addr == INT3_INSN_OPCODE)
 		return NMI_OFFSET + HARDIRQ_OFFSET;
 #endif
 	return 0;
@@ -199,34 +137,25 @@ static nokprobe_inline bool lkst_dyn_irqs_off(struct pt_regs *regs)
 }
 
 /*
- * A string, NUL-terminated, into the @words argument slots from @dst on
- * (at most 8 * @words - 1 characters), as O_PRINTK keeps its text.
+ * A hit of the kprobe event, armed: __lkst_dispatch() with the context of
+ * the probed code, which the records show and the instance's pid lists
+ * apply to.  The arguments are fetched only when the table routes the
+ * event; a string, the last argument, fills the slots from its own on
+ * (8 bytes a slot, NUL-terminated), as O_PRINTK keeps its text.
  */
-static nokprobe_inline void lkst_dyn_fetch_string(struct probe_arg *arg,
-						  struct pt_regs *regs,
-						  void *edata, u64 *dst,
-						  unsigned int words)
+static void lkst_dyn_hit(struct trace_probe_consumer *c, struct trace_probe *tp,
+			 struct kprobe *kp, struct pt_regs *regs, void *edata)
 {
-	u32 dl = make_data_loc(words * sizeof(*dst), 0);
-
-	process_fetch_insn(arg->code, regs, edata, &dl, dst);
-}
-
-/*
- * __lkst_dispatch() with the context of the probed code: the records
- * show it, and the instance's pid lists apply to the task the probe
- * interrupted.
- */
-static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
-					    struct pt_regs *regs, void *edata)
-{
+	struct lkst_dynevent *ev = container_of(c, struct lkst_dynevent, consumer);
+	unsigned long pc_sub = lkst_dyn_pc_sub(kp, c->is_return);
+	u8 buf[LKST_DYN_FETCH_MAX] __aligned(sizeof(u64)) = { };
+	unsigned int id = ev->desc.id, nr = tp->nr_args;
 	const struct lkst_table_entry *e;
-	unsigned long pc_sub = lkst_dyn_pc_sub(ev);
-	unsigned int id = ev->desc.id;
 	u64 a[LKST_NR_ARGS] = { };
 	const struct lkst_table *t;
 	struct lkst_handler *h;
-	unsigned int i;
+	unsigned int i, room;
+	u32 dl;
 
 	t = rcu_dereference_sched(lkst_cur_table);
 	if (unlikely(!t))
@@ -238,12 +167,19 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 	/* in the context of the probed code, for every handler */
 	if (lkst_ignore_pid(e->buf->tr, preempt_count() - pc_sub))
 		return;
-	/* the numeric fetchargs, then the string that may follow them */
-	for (i = 0; i < ev->tp.nr_args - ev->has_string; i++)
-		a[i] = lkst_dyn_fetch(&ev->tp.args[i], regs, edata);
-	if (unlikely(ev->has_string))
-		lkst_dyn_fetch_string(&ev->tp.args[i], regs, edata, &a[i],
-				      LKST_NR_ARGS - i);
+
+	nr -= ev->has_string;
+	room = ev->has_string ? (LKST_NR_ARGS - nr) * sizeof(u64) : 0;
+	if (trace_kprobe_consumer_fetch(tp, regs, edata, buf, tp->size + room))
+		return;
+	for (i = 0; i < nr; i++)
+		a[i] = lkst_dyn_arg(&tp->args[i], buf);
+	if (unlikely(ev->has_string)) {
+		dl = *(u32 *)(buf + tp->args[nr].offset);
+		if (get_loc_len(dl) <= room)
+			memcpy(&a[nr], buf + get_loc_offs(dl), get_loc_len(dl));
+	}
+
 	if (likely(h == &lkst_handler_default))
 		__lkst_record4_ctx(e->buf, id, LKST_HANDLER_DEFAULT, current->pid,
 				   a[0], a[1], a[2], a[3], pc_sub,
@@ -253,77 +189,35 @@ static nokprobe_inline void lkst_dyn_record(struct lkst_dynevent *ev,
 				  a[2], a[3]);
 }
 
-/* kprobe handlers run with preemption disabled, as __lkst_dispatch needs */
-static int __kprobes lkst_dyn_kprobe(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct lkst_dynevent *ev = container_of(kp, struct lkst_dynevent, rp.kp);
-
-	lkst_dyn_record(ev, regs, NULL);
-	return 0;
-}
-
-static int __kprobes lkst_dyn_kretprobe_entry(struct kretprobe_instance *ri,
-					      struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-	struct lkst_dynevent *ev;
-
-	if (unlikely(!rp))
-		return -ENOENT;
-	ev = container_of(rp, struct lkst_dynevent, rp);
-	store_trace_entry_data(ri->data, &ev->tp, regs);
-	return 0;
-}
-
-static int __kprobes lkst_dyn_kretprobe(struct kretprobe_instance *ri,
-					struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-	struct lkst_dynevent *ev;
-
-	if (unlikely(!rp))
-		return 0;
-	ev = container_of(rp, struct lkst_dynevent, rp);
-	lkst_dyn_record(ev, regs, ri->data);
-	return 0;
-}
+NOKPROBE_SYMBOL(lkst_dyn_hit);
 
 /**
- * __lkst_dynevent_arm - enable or disable the kprobe of a dynamic event
+ * __lkst_dynevent_arm - start or stop recording the hits of a dynamic event
  * @id: event ID
- * @on: enable
+ * @on: start
  *
  * Called by __lkst_events_attach() and __lkst_events_detach_unneeded():
- * the probe fires only while the current maskset uses the event.
+ * the kprobe event passes its hits only while the current maskset uses
+ * the event (its probes stay enabled while ftrace or perf use it too).
  *
- * Return: 0 or the -errno of enable_kprobe().
+ * Return: 0 or the -errno of enabling the probes.
  */
 int __lkst_dynevent_arm(unsigned int id, bool on)
 {
 	struct lkst_dynevent *ev = lkst_dyn_slot(id);
-	int ret = 0;
+	int ret;
 
 	lockdep_assert_held(&lkst_mutex);
 	if (!ev)
 		return -ENOENT;
 	if (on == ev->armed)
 		return 0;
-	if (on)
-		ret = enable_kprobe(&ev->rp.kp);
-	else
-		ret = disable_kprobe(&ev->rp.kp);
+	ret = trace_kprobe_consumer_arm(ev->file->event_call, on);
 	if (!ret)
 		ev->armed = on;
 	if (on && !ret)
 		ev->recorded = true;
 	return ret;
-}
-
-static void lkst_dyn_free(struct lkst_dynevent *ev)
-{
-	trace_probe_cleanup(&ev->tp);
-	kfree(ev->symbol);
-	kfree(ev);
 }
 
 /* Offset of word @i in the command as error_log shows it (words joined) */
@@ -378,187 +272,121 @@ static char lkst_dyn_argfmt(const struct fetch_type *t)
 }
 
 /*
- * Parse the fetchargs into ev->tp with trace_probe's parser, which logs
- * its own errors (with the caret) to error_log.  Unnamed arguments are
- * named after their record slot, arg0 to arg3.
+ * Take the arguments of the kprobe event, which are the record's: four
+ * at most, numbers, and a string only last (it fills the slots left).
+ * Their names are copied: a sibling probe of the event may go.
  */
-static int lkst_dyn_parse_args(struct lkst_dynevent *ev, const char *cmd,
-			       int argc, const char **argv)
+static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
+			      int argc, const char **argv)
 {
-	struct traceprobe_parse_context ctx = {
-		.funcname = ev->symbol,
-		.flags = TPARG_FL_KERNEL,
-	};
-	int i, j, nargs = argc - 2;
+	struct trace_probe *tp;
 	struct probe_arg *arg;
-	int ret = 0;
+	unsigned int i;
 
-	if (ev->is_return)
-		ctx.flags |= TPARG_FL_RETURN;
-	else if (!kprobe_on_func_entry(NULL, ev->symbol, ev->offset))
-		ctx.flags |= TPARG_FL_FENTRY;
-
-	for (i = 0; i < nargs; i++) {
-		trace_probe_log_set_index(i + 2);
-		ret = traceprobe_parse_probe_arg(&ev->tp, i, argv[i + 2], &ctx);
-		if (ret)
-			break;
-		arg = &ev->tp.args[i];
-		/*
-		 * A string fills the slots from its own to the last: it must
-		 * be the last fetcharg.  symstr writes a whole symbol name.
-		 */
+	guard(mutex)(&event_mutex);
+	tp = trace_probe_primary_from_call(ev->file->event_call);
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (tp->nr_args > LKST_NR_ARGS) {
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_TOO_MANY_ARGS);
+		return -E2BIG;
+	}
+	for (i = 0; i < tp->nr_args; i++) {
+		arg = &tp->args[i];
+		/* symstr writes a whole symbol name; arrays have no slot */
 		if (arg->count || (arg->type->is_string &&
-				   (i != nargs - 1 ||
+				   (i != tp->nr_args - 1 ||
 				    !strcmp(arg->type->name, "symstr")))) {
-			lkst_dyn_err(cmd, argc, argv, i + 2,
+			lkst_dyn_err(cmd, argc, argv, 1,
 				     LKST_ERR_DYN_NOT_NUMERIC);
-			ret = -EINVAL;
-			break;
-		}
-		if (!strchr(argv[i + 2], '=')) {
-			kfree(arg->name);
-			arg->name = kasprintf(GFP_KERNEL, "arg%d", i);
-			if (!arg->name) {
-				ret = -ENOMEM;
-				break;
-			}
+			return -EINVAL;
 		}
 		/* The record's own fields in events/lkst/NAME/format */
 		if (!lkst_tevent_arg_name_ok(arg->name)) {
-			lkst_dyn_err(cmd, argc, argv, i + 2,
-				     LKST_ERR_DYN_ARG_NAME);
-			ret = -EINVAL;
-			break;
+			lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_ARG_NAME);
+			return -EINVAL;
 		}
-		for (j = 0; j < i; j++) {
-			if (!strcmp(arg->name, ev->tp.args[j].name)) {
-				lkst_dyn_err(cmd, argc, argv, i + 2,
-					     LKST_ERR_DYN_ARG_NAME);
-				ret = -EINVAL;
-				break;
-			}
-		}
-		if (ret)
-			break;
-		ret = traceprobe_update_arg(arg);
-		if (ret) {
-			lkst_dyn_err(cmd, argc, argv, i + 2,
-				     LKST_ERR_DYN_SYMBOL);
-			break;
-		}
-		ev->desc.args[i] = arg->name;
+		strscpy(ev->args[i], arg->name);
+		ev->desc.args[i] = ev->args[i];
 		ev->argfmt[i] = lkst_dyn_argfmt(arg->type);
 		ev->has_string = arg->type->is_string;
 	}
-	traceprobe_finish_parse(&ctx);
-	return ret;
+	for (; i < LKST_NR_ARGS; i++) {
+		ev->desc.args[i] = "-";
+		ev->argfmt[i] = '-';
+	}
+	return 0;
 }
 
 /*
- * Pin the module of the probed address, then register the kprobe,
- * disabled.  The checks of kprobe events apply: lockdown, and no probe in
- * a function ftrace does not trace.
+ * Hold the kprobe event GROUP/EVENT and attach to it.  An event that
+ * exists but cannot be held is not a kprobe event (ftrace's own) or is
+ * going away with its module.
  */
-static int lkst_dyn_register(struct lkst_dynevent *ev, const char *cmd,
-			     int argc, const char **argv)
+static int lkst_dyn_attach(struct lkst_dynevent *ev, const char *cmd,
+			   int argc, const char **argv)
 {
-	struct kprobe *kp = &ev->rp.kp;
-	unsigned long addr;
-	struct module *mod;
+	char *event = strchr(ev->hook, '/');
+	struct trace_event_file *file;
+	bool exists = false;
 	int ret;
 
-	ret = security_locked_down(LOCKDOWN_KPROBES);
-	if (ret) {
-		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_DYN_LOCKDOWN);
-		return ret;
+	*event = '\0';
+	file = trace_get_event_file(NULL, ev->hook, event + 1);
+	if (IS_ERR(file)) {
+		scoped_guard(mutex, &event_mutex)
+			exists = __find_event_file(top_trace_array(), ev->hook,
+						   event + 1);
+		*event = '/';
+		lkst_dyn_err(cmd, argc, argv, 1, exists ?
+			     LKST_ERR_DYN_NOT_KPROBE : LKST_ERR_DYN_NO_EVENT);
+		return exists ? -EINVAL : -ENOENT;
 	}
-	addr = kallsyms_lookup_name(ev->symbol);
-	if (!addr) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		return -ENOENT;
-	}
-	addr += ev->offset;
-	if (traceprobe_within_notrace_func(addr)) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOTRACE);
-		return -EINVAL;
-	}
-	scoped_guard(preempt) {
-		mod = __module_text_address(addr);
-		if (mod && !try_module_get(mod))
-			ret = -ENOENT;
-	}
-	if (ret) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_MODULE);
-		return ret;
-	}
+	*event = '/';
 
-	kp->symbol_name = ev->symbol;
-	kp->offset = ev->offset;
-	kp->flags = KPROBE_FLAG_DISABLED;
-	if (ev->is_return) {
-		ev->rp.handler = lkst_dyn_kretprobe;
-		if (ev->tp.entry_arg) {
-			ev->rp.entry_handler = lkst_dyn_kretprobe_entry;
-			ev->rp.data_size = traceprobe_get_entry_data_size(&ev->tp);
-		}
-		ret = register_kretprobe(&ev->rp);
-	} else {
-		kp->pre_handler = lkst_dyn_kprobe;
-		ret = register_kprobe(kp);
+	ev->consumer.hit = lkst_dyn_hit;
+	ret = trace_kprobe_consumer_attach(file->event_call, &ev->consumer);
+	if (ret) {
+		trace_put_event_file(file);
+		lkst_dyn_err(cmd, argc, argv, 1, ret == -EBUSY ?
+			     LKST_ERR_DYN_BOUND : LKST_ERR_DYN_NOT_KPROBE);
+		return ret == -EBUSY ? -EBUSY : -EINVAL;
 	}
-	switch (ret) {
-	case 0:
-		ev->mod = mod;
-		return 0;
-	case -ENOENT:
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		break;
-	case -EILSEQ:
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_BOUNDARY);
-		break;
-	case -ENOMEM:
-		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NO_MEMORY);
-		break;
-	default:
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOT_PROBEABLE);
-	}
-	module_put(mod);
-	return ret;
+	ev->file = file;
+	return 0;
 }
 
-static void lkst_dyn_unregister(struct lkst_dynevent *ev)
+static void lkst_dyn_detach(struct lkst_dynevent *ev)
 {
-	if (ev->is_return)
-		unregister_kretprobe(&ev->rp);
-	else
-		unregister_kprobe(&ev->rp.kp);
-	module_put(ev->mod);
+	trace_kprobe_consumer_detach(ev->file->event_call);
+	trace_put_event_file(ev->file);
 }
 
-static int __lkst_dyn_alloc_slot(void)
+static void lkst_dyn_free(struct lkst_dynevent *ev)
+{
+	kfree(ev->hook);
+	kfree(ev);
+}
+
+/* The next free slot in turn; lkst_dyn_next moves when it is taken */
+static int __lkst_dyn_free_slot(void)
 {
 	unsigned int i, slot;
 
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
 		slot = (lkst_dyn_next + i) % LKST_EV_DYN_MAX;
-		if (!rcu_access_pointer(lkst_dyn[slot])) {
-			lkst_dyn_next = (slot + 1) % LKST_EV_DYN_MAX;
+		if (!rcu_access_pointer(lkst_dyn[slot]))
 			return slot;
-		}
 	}
 	return -ENOSPC;
 }
 
-/* "p:NAME SYMBOL[+OFFS] [FETCHARG ...]" or "r:NAME SYMBOL [FETCHARG ...]" */
-static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
+/* "NAME GROUP/EVENT" */
+static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 {
-	const char *name = argv[0] + 2;
+	const char *name = argv[0];
 	struct lkst_dynevent *ev;
-	int nargs = argc - 2;
-	long offset = 0;
 	int slot, ret;
-	char *plus;
 
 	if (!lkst_dyn_name_valid(name)) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_DYN_NAME);
@@ -568,117 +396,61 @@ static int __lkst_dyn_create(const char *cmd, int argc, const char **argv)
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NAME_EXISTS);
 		return -EEXIST;
 	}
-	if (argc < 2) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_COMMAND);
-		return -EINVAL;
-	}
-	if (nargs > LKST_NR_ARGS) {
-		lkst_dyn_err(cmd, argc, argv, 2 + LKST_NR_ARGS,
-			     LKST_ERR_DYN_TOO_MANY_ARGS);
-		return -E2BIG;
-	}
-
-	ev = kzalloc(struct_size(ev, tp.args, nargs), GFP_KERNEL);
-	if (!ev)
-		return -ENOMEM;
-	ev->is_return = argv[0][0] == 'r';
-	strscpy(ev->name, name);
-	ev->symbol = kstrdup(argv[1], GFP_KERNEL);
-	ret = trace_probe_init(&ev->tp, name, "lkst", false, nargs);
-	if (!ev->symbol || ret) {
-		ret = ret ?: -ENOMEM;
-		goto free;
-	}
-
-	/* SYMBOL[+OFFS]: no raw address, no MOD:SYM, no %return */
-	plus = strpbrk(ev->symbol, "+-");
-	if (plus) {
-		ret = kstrtol(plus, 0, &offset);
-		*plus = '\0';
-		if (ret || offset < 0 || offset > UINT_MAX) {
-			lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_COMMAND);
-			ret = -EINVAL;
-			goto free;
-		}
-	}
-	ev->offset = offset;
-	if (!*ev->symbol || strpbrk(ev->symbol, ":%") || isdigit(*ev->symbol)) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		ret = -EINVAL;
-		goto free;
-	}
-	switch (traceprobe_nr_same_symbols(NULL, ev->symbol)) {
-	case 0:
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		ret = -ENOENT;
-		goto free;
-	case 1:
-		break;
-	default:
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOT_UNIQUE);
-		ret = -EADDRNOTAVAIL;
-		goto free;
-	}
-	ret = kprobe_on_func_entry(NULL, ev->symbol, ev->offset);
-	if (ret == -ENOENT) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_SYMBOL);
-		goto free;
-	}
-	if (ev->is_return && ret) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_RETPROBE);
-		ret = -EINVAL;
-		goto free;
-	}
-
-	ret = lkst_dyn_parse_args(ev, cmd, argc, argv);
-	if (ret)
-		goto free;
-	for (slot = nargs; slot < LKST_NR_ARGS; slot++) {
-		ev->desc.args[slot] = "-";
-		ev->argfmt[slot] = '-';
-	}
-
-	slot = __lkst_dyn_alloc_slot();
+	slot = __lkst_dyn_free_slot();
 	if (slot < 0) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_TOO_MANY);
-		ret = -ENOSPC;
+		return -ENOSPC;
+	}
+
+	ev = kzalloc_obj(*ev);
+	if (!ev)
+		return -ENOMEM;
+	strscpy(ev->name, name);
+	ev->hook = kstrdup(argv[1], GFP_KERNEL);
+	if (!ev->hook) {
+		ret = -ENOMEM;
 		goto free;
 	}
-	ret = lkst_dyn_register(ev, cmd, argc, argv);
+	ret = lkst_dyn_attach(ev, cmd, argc, argv);
 	if (ret)
 		goto free;
+	ret = lkst_dyn_take_args(ev, cmd, argc, argv);
+	if (ret)
+		goto detach;
 
 	ev->desc.id = LKST_EV_DYN_FIRST + slot;
 	ev->desc.gen = ++lkst_dyn_gen;
 	ev->desc.name = ev->name;
 	ev->desc.argfmt = ev->argfmt;
-	ev->desc.hook = ev->symbol;
+	ev->desc.hook = ev->hook;
 	ret = lkst_tevent_add(&ev->desc);
 	if (ret) {
 		lkst_dyn_err(cmd, argc, argv, 0,
 			     ret == -EEXIST ? LKST_ERR_NAME_EXISTS :
 			     ret == -ENODEV ? LKST_ERR_TOO_MANY :
 			     LKST_ERR_NO_MEMORY);
-		lkst_dyn_unregister(ev);
-		goto free;
+		goto detach;
 	}
 	rcu_assign_pointer(lkst_dyn[slot], ev);
+	lkst_dyn_next = (slot + 1) % LKST_EV_DYN_MAX;
 	__lkst_vmcore_events_update();
 	return 0;
 
+detach:
+	lkst_dyn_detach(ev);
 free:
 	lkst_dyn_free(ev);
 	return ret;
 }
 
-/* Remove a dynamic event no maskset names. */
+/* Unbind a dynamic event no maskset names. */
 static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 {
 	unsigned int id = ev->desc.id;
 
 	/*
-	 * Its ftrace type goes to the next event registered: no record of
-	 * it may stay for that event's output to misread.
+	 * Its ftrace type goes to the next event bound: no record of it may
+	 * stay for that event's output to misread.
 	 */
 	if (ev->recorded)
 		__lkst_buffers_clear();
@@ -687,21 +459,21 @@ static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 	RCU_INIT_POINTER(lkst_dyn[id - LKST_EV_DYN_FIRST], NULL);
 	__lkst_vmcore_events_update();
 	/*
-	 * unregister_k*probe() waits for an RCU grace period, which began
-	 * after the slot was cleared: the handlers are done, and so are the
-	 * readers of the description (trace, available_events).
+	 * The detach waits for an RCU grace period, which began after the
+	 * slot was cleared: the handlers are done, and so are the readers
+	 * of the description (trace, available_events).
 	 */
-	lkst_dyn_unregister(ev);
+	lkst_dyn_detach(ev);
 	lkst_dyn_free(ev);
 }
 
 /* "-:NAME" */
-static int __lkst_dyn_delete(const char *cmd, int argc, const char **argv)
+static int __lkst_dyn_unbind(const char *cmd, int argc, const char **argv)
 {
 	struct lkst_dynevent *ev;
 
 	if (argc > 1) {
-		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_TOO_MANY_FIELDS);
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_COMMAND);
 		return -EINVAL;
 	}
 	ev = __lkst_dyn_lookup(argv[0] + 2);
@@ -717,21 +489,28 @@ static int __lkst_dyn_delete(const char *cmd, int argc, const char **argv)
 	return 0;
 }
 
+/* GROUP/EVENT: two words of something, no more slashes */
+static bool lkst_dyn_hook_valid(const char *hook)
+{
+	const char *slash = strchr(hook, '/');
+
+	return slash && slash != hook && slash[1] && !strchr(slash + 1, '/');
+}
+
 /**
  * lkst_dynevent_command - run one line written to dynamic_events
- * @cmd: "p:NAME SYMBOL[+OFFS] [FETCHARG ...]", "r:NAME SYMBOL
- *	 [FETCHARG ...]" or "-:NAME"; blank lines and comments are ignored
+ * @cmd: "NAME GROUP/EVENT" or "-:NAME"; blank lines and comments are
+ *	 ignored
  *
- * Nothing is left half-created: on error, no event was added or removed,
+ * Nothing is left half-done: on error, no event was bound or unbound,
  * and error_log says why.
  *
- * Return: 0; -EINVAL for a bad line or fetcharg, or a function ftrace
- * does not trace; -E2BIG for more than four fetchargs; -EEXIST if NAME
- * is an event already; -ENOENT for an unknown symbol or event;
- * -EADDRNOTAVAIL for a name several functions have; -EILSEQ for an
- * offset that is not an instruction boundary; -EBUSY to remove an event
- * a maskset names; -ENOSPC when every dynamic ID is taken; -EPERM under
- * lockdown; or the -errno of kprobes.
+ * Return: 0; -EINVAL for a bad line or name, an event that is not a
+ * kprobe event, or an argument LKST cannot record; -E2BIG for more than
+ * four fetchargs; -EEXIST if NAME is an event already; -ENOENT for an
+ * unknown kprobe event or LKST event; -EBUSY for a kprobe event bound
+ * already, or to unbind an event a maskset names; -ENOSPC when every
+ * dynamic ID is taken.
  */
 int lkst_dynevent_command(const char *cmd)
 {
@@ -754,7 +533,7 @@ int lkst_dynevent_command(const char *cmd)
 		argv_free((char **)argv);
 		return 0;
 	}
-	/* error_log shows the words joined by one space, as trace_probe does */
+	/* error_log shows the words joined by one space */
 	len = lkst_dyn_pos(argc, argv, argc);
 	line = kmalloc(len, GFP_KERNEL);
 	if (!line) {
@@ -764,22 +543,23 @@ int lkst_dynevent_command(const char *cmd)
 	for (p = line, ret = 0; ret < argc; ret++)
 		p += sprintf(p, ret ? " %s" : "%s", argv[ret]);
 
-	/* trace_probe_log, shared with the other probe events, wants it */
-	mutex_lock(&dyn_event_ops_mutex);
 	mutex_lock(&lkst_mutex);
-	trace_probe_log_init("lkst: " LKST_DYN_LOC, argc, argv);
-	if (strlen(argv[0]) < 2 || argv[0][1] != ':' ||
-	    !strchr("pr-", argv[0][0])) {
+	if (str_has_prefix(argv[0], "-:")) {
+		ret = __lkst_dyn_unbind(line, argc, argv);
+	} else if (strchr(argv[0], ':')) {
+		/* p:NAME, r:NAME: the definitions of earlier kernels */
 		lkst_dyn_err(line, argc, argv, 0, LKST_ERR_DYN_COMMAND);
 		ret = -EINVAL;
-	} else if (argv[0][0] == '-') {
-		ret = __lkst_dyn_delete(line, argc, argv);
+	} else if (argc != 2 || !lkst_dyn_hook_valid(argv[1])) {
+		/* under the wrong word, or after the line for a missing one */
+		lkst_log_err(LKST_DYN_LOC, line, LKST_ERR_DYN_COMMAND,
+			     argc == 1 ? strlen(line) :
+			     lkst_dyn_pos(argc, argv, argc > 2 ? 2 : 1));
+		ret = -EINVAL;
 	} else {
-		ret = __lkst_dyn_create(line, argc, argv);
+		ret = __lkst_dyn_bind(line, argc, argv);
 	}
-	trace_probe_log_clear();
 	mutex_unlock(&lkst_mutex);
-	mutex_unlock(&dyn_event_ops_mutex);
 	kfree(line);
 	argv_free((char **)argv);
 	return ret;
@@ -787,11 +567,11 @@ int lkst_dynevent_command(const char *cmd)
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_command);
 
 /**
- * lkst_dynevent_remove_all - remove every dynamic event, or none
+ * lkst_dynevent_remove_all - unbind every dynamic event, or none
  *
  * What opening dynamic_events with O_TRUNC does, as kprobe_events does:
- * if a maskset names one of the events, nothing is removed, and error_log
- * names the event.
+ * if a maskset names one of the events, nothing is unbound, and
+ * error_log names the event.
  *
  * Return: 0; -EBUSY if a maskset names an event.
  */
@@ -828,25 +608,17 @@ int lkst_dynevent_remove_all(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_remove_all);
 
-/* dynamic_events: the definitions, in ID order, as they can be written */
+/* dynamic_events: the bindings, in ID order, as they can be written */
 void lkst_dynevents_print(struct seq_buf *s)
 {
 	struct lkst_dynevent *ev;
-	unsigned int i, j;
+	unsigned int i;
 
 	lockdep_assert_held(&lkst_mutex);
 	for (i = LKST_EV_DYN_FIRST; i <= LKST_EV_DYN_LAST; i++) {
 		ev = lkst_dyn_slot(i);
-		if (!ev)
-			continue;
-		seq_buf_printf(s, "%c:%s %s", ev->is_return ? 'r' : 'p',
-			       ev->name, ev->symbol);
-		if (ev->offset)
-			seq_buf_printf(s, "+%lu", ev->offset);
-		for (j = 0; j < ev->tp.nr_args; j++)
-			seq_buf_printf(s, " %s=%s", ev->tp.args[j].name,
-				       ev->tp.args[j].comm);
-		seq_buf_putc(s, '\n');
+		if (ev)
+			seq_buf_printf(s, "%s %s\n", ev->name, ev->hook);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevents_print);
@@ -870,7 +642,7 @@ static int lkst_dynevent_open(struct inode *inode, struct file *filp)
 	if (ret)
 		return ret;
 	/*
-	 * As kprobe_events: "> dynamic_events" removes every event, or none
+	 * As kprobe_events: "> dynamic_events" unbinds every event, or none
 	 * and -EBUSY while a maskset names one.
 	 */
 	if ((filp->f_mode & FMODE_WRITE) && (filp->f_flags & O_TRUNC)) {

@@ -28,7 +28,8 @@
 #define LKST_FILE_HPAGE		"header_page"
 #define LKST_FILE_HEVENT	"header_event"
 #define LKST_FILE_EVENTS	"available_events"
-#define LKST_FILE_DYNEVENTS	"dynamic_events"	/* their definitions */
+#define LKST_FILE_DYNEVENTS	"dynamic_events"	/* their bindings */
+#define LKST_FILE_KPROBES	"kprobe_events"	/* the bound kprobe events */
 #define LKST_FILE_COMM		"comm"
 #define LKST_FILE_KALLSYMS	"kallsyms"	/* /proc/kallsyms, for symbols */
 #define LKST_FILE_LAST_BOOT	"last_boot.info"	/* record --last-boot */
@@ -164,6 +165,7 @@ int lkst_write_file(const char *path, const char *buf, size_t size);
 int lkst_mkdir_p(const char *path);
 int lkst_remove_tree(const char *path);
 bool lkst_format_is_lkst(const char *fmt);
+const char *lkst_kprobe_def(const char *buf, const char *ge, size_t *len);
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns);
 int lkst_parse_time(const char *s, uint64_t *ns);
 int lkst_parse_uint(const char *s, unsigned long *val);

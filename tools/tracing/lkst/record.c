@@ -417,8 +417,73 @@ static int lkst_copy_formats(const char *dir, const char *inst)
 }
 
 /*
+ * The definitions of the kprobe events that the lines "NAME GROUP/EVENT"
+ * of lkst/dynamic_events (@binds) bind LKST events to: their lines of
+ * ftrace's dynamic_events (kprobe_events without it), "p:GROUP/EVENT
+ * SYMBOL NAME=FETCHARG:TYPE ...", in the order of the bindings, into
+ * DIR/kprobe_events.  Not written when nothing is bound.  (An LKST that
+ * defined its events itself read them back as "p:NAME SYMBOL ...", which
+ * need nothing more.)
+ */
+static int lkst_copy_kprobes(const char *dir, const char *binds)
+{
+	char *copy, *line, *save = NULL, *s2, *name, *ge, *defs = NULL, *path;
+	const char *rel = "dynamic_events", *def;
+	char *out = NULL;
+	size_t len, out_len = 0;
+	FILE *f = NULL;
+	int ret = 0;
+
+	copy = lkst_strdup(binds);
+	for (line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		s2 = NULL;
+		name = strtok_r(line, " \t", &s2);
+		ge = name ? strtok_r(NULL, " \t", &s2) : NULL;
+		if (!ge || name[0] == '#' || strchr(name, ':'))
+			continue;
+		if (!f) {
+			path = tracefs_instance_get_file(NULL, rel);
+			if (path && access(path, F_OK))
+				rel = "kprobe_events";
+			tracefs_put_tracing_file(path);
+			defs = lkst_tracing_read(rel);
+			if (!defs) {
+				ret = -EIO;
+				break;
+			}
+			f = open_memstream(&out, &out_len);
+			if (!f) {
+				ret = -errno;
+				lkst_err("%s: %s", LKST_FILE_KPROBES, strerror(-ret));
+				break;
+			}
+		}
+		def = lkst_kprobe_def(defs, ge, &len);
+		if (def)
+			fprintf(f, "%.*s\n", (int)len, def);
+		else
+			lkst_warn("%s has no kprobe event %s, which LKST event %s is bound to: its arguments will print by their names",
+				  rel, ge, name);
+	}
+	if (f) {
+		if (fclose(f)) {
+			ret = -errno;
+			lkst_err("%s: %s", LKST_FILE_KPROBES, strerror(-ret));
+		} else if (!ret) {
+			ret = lkst_save(dir, LKST_FILE_KPROBES, out, out_len);
+		}
+	}
+	free(out);
+	free(defs);
+	free(copy);
+	return ret;
+}
+
+/*
  * The definitions of the dynamic events, which say how to print their
- * arguments (lkst report).  A kernel without dynamic events has none.
+ * arguments (lkst report): lkst/dynamic_events, and the kprobe events it
+ * binds them to.  A kernel without dynamic events has none.
  */
 static int lkst_copy_dynevents(const char *dir)
 {
@@ -435,6 +500,8 @@ static int lkst_copy_dynevents(const char *dir)
 	if (!buf)
 		return ret;
 	ret = lkst_save(dir, LKST_FILE_DYNEVENTS, buf, strlen(buf));
+	if (!ret)
+		ret = lkst_copy_kprobes(dir, buf);
 	free(buf);
 	return ret;
 }
@@ -1225,6 +1292,8 @@ static int lkst_prepare_dir(const char *dir)
 		    !strcmp(de->d_name, LKST_FILE_UNAME) ||
 		    !strcmp(de->d_name, LKST_FILE_TRACEDAT) ||
 		    !strcmp(de->d_name, LKST_FILE_TRACEDAT_TMP) ||
+		    !strcmp(de->d_name, LKST_FILE_DYNEVENTS) ||
+		    !strcmp(de->d_name, LKST_FILE_KPROBES) ||
 		    /* an older tool's layout of the records */
 		    !strcmp(de->d_name, LKST_FILE_FORMAT))
 			unlinkat(dirfd(d), de->d_name, 0);

@@ -804,7 +804,10 @@ static int lkst_load_events(struct lkst_trace *t)
 	return 0;
 }
 
-/* How an argument of a dynamic event prints, from its fetch type */
+/*
+ * How an argument of a dynamic event prints, from its fetch type: as the
+ * kernel's print format does (char and a bitfield bW@O/S are unsigned)
+ */
 static char lkst_dyn_fmt(const char *type)
 {
 	if (!strcmp(type, "string") || !strcmp(type, "ustring"))
@@ -813,46 +816,88 @@ static char lkst_dyn_fmt(const char *type)
 		return 'p';
 	if (type[0] == 's')
 		return 'd';
-	if (type[0] == 'u')
+	if (type[0] == 'u' || type[0] == 'b' || !strcmp(type, "char"))
 		return 'u';
 	return 'x';
 }
 
 /*
- * dynamic_events of the recording, "p:NAME SYMBOL[+OFFS] ARG=FETCHARG[:TYPE]
- * ...": the types of the dynamic events' arguments.  Recordings of a
- * kernel without dynamic events have none.
+ * The argument types of dynamic event @id, from a definition @def,
+ * "X:NAME SYMBOL[+OFFS] [NAME=]FETCHARG[:TYPE] ...": that of a kprobe
+ * event, or of an LKST that defined its events itself.  Without a type a
+ * fetcharg is x64, $comm a string.
+ */
+static void lkst_dyn_types(struct lkst_trace *t, int id, char *def)
+{
+	char *save = NULL, *tok, *type;
+	int i;
+
+	if (id < LKST_EV_DYN_FIRST || !strtok_r(def, " \t", &save) ||
+	    !strtok_r(NULL, " \t", &save))
+		return;
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		tok = strtok_r(NULL, " \t", &save);
+		if (!tok)
+			break;
+		type = strrchr(tok, ':');
+		if (!type && (strstr(tok, "$comm") || strstr(tok, "$COMM")))
+			type = ":string";
+		t->desc[id].fmt[i] = lkst_dyn_fmt(type ? type + 1 : "x64");
+	}
+}
+
+/*
+ * dynamic_events of the recording: the types of the dynamic events'
+ * arguments.  Each line "NAME GROUP/EVENT" binds LKST event NAME to a
+ * kprobe event, whose definition is in the recording's kprobe_events.
+ * An LKST that defined its events itself wrote "p:NAME SYMBOL[+OFFS]
+ * ARG=FETCHARG[:TYPE] ..." (or "r:NAME ...") instead.  Recordings of a
+ * kernel without dynamic events have none; without the definition of an
+ * event, its arguments print by their names.
  */
 static void lkst_load_dynevents(struct lkst_trace *t)
 {
-	char *buf, *line, *save = NULL, *tok, *s2, *type;
+	char *buf, *line, *save = NULL, *tok, *s2, *def, *kprobes = NULL;
 	char *path = lkst_path(t->dir, LKST_FILE_DYNEVENTS);
-	int id, i;
+	const char *kdef;
+	size_t len;
+	int id;
 
 	if (lkst_read_file(path, &buf, NULL)) {
 		free(path);
 		return;
 	}
 	free(path);
+	path = lkst_path(t->dir, LKST_FILE_KPROBES);
+	if (lkst_read_file(path, &kprobes, NULL))
+		kprobes = NULL;
+	free(path);
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
+		def = NULL;
 		s2 = NULL;
-		tok = strtok_r(line, " \t", &s2);
-		if (!tok || strlen(tok) < 3 || tok[1] != ':')
-			continue;
-		id = lkst_event_id(t, tok + 2);
-		if (id < 0 || !strtok_r(NULL, " \t", &s2))
-			continue;
-		for (i = 0; i < LKST_NR_ARGS; i++) {
-			tok = strtok_r(NULL, " \t", &s2);
-			if (!tok)
-				break;
-			type = strrchr(tok, ':');
-			if (!type && (strstr(tok, "$comm") || strstr(tok, "$COMM")))
-				type = ":string";
-			t->desc[id].fmt[i] = lkst_dyn_fmt(type ? type + 1 : "x64");
+		if (line[0] && line[1] == ':') {
+			/* p:NAME, r:NAME */
+			def = lkst_strdup(line);
+			tok = strtok_r(line, " \t", &s2);
+			id = lkst_event_id(t, tok + 2);
+		} else {
+			tok = strtok_r(line, " \t", &s2);
+			id = tok && tok[0] != '#' ? lkst_event_id(t, tok) : -1;
+			tok = id >= 0 ? strtok_r(NULL, " \t", &s2) : NULL;
+			kdef = NULL;
+			if (tok && kprobes)
+				kdef = lkst_kprobe_def(kprobes, tok, &len);
+			if (kdef) {
+				def = lkst_zalloc(len + 1);
+				memcpy(def, kdef, len);
+			}
 		}
+		if (def)
+			lkst_dyn_types(t, id, def);
+		free(def);
 	}
+	free(kprobes);
 	free(buf);
 }
 
@@ -1001,7 +1046,7 @@ void lkst_trace_warn_missed(const struct lkst_trace *t)
  * not carry, come from the records' lkst_event field: each event type
  * met gives the description of its ID, with the argument names of its
  * fields (the names of available_events) and, for a dynamic event, the
- * argument formats of its print fmt (the fetch types of dynamic_events).
+ * argument formats of its print fmt (the fetch types of its definition).
  */
 struct lkst_dat_ctx {
 	struct lkst_trace	*t;

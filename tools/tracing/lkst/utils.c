@@ -184,6 +184,38 @@ bool lkst_format_is_lkst(const char *fmt)
 	       strstr(fmt, "\tfield:u32 lkst_pad;\t");
 }
 
+/*
+ * The definition of kprobe event @ge ("GROUP/EVENT") in @buf, lines as
+ * ftrace reads back its dynamic_events and kprobe_events: "p:GROUP/EVENT
+ * SYMBOL[+OFFS] NAME=FETCHARG[:TYPE] ...", "r:" or, with a maxactive,
+ * "r10:" for a return probe, SYMBOL also "MOD:SYMBOL" or an address.
+ * Other events' lines differ, or name other events: a uprobe's is
+ * "p:GROUP/EVENT PATH:OFFS", but no two events have one GROUP/EVENT.
+ * Return: the start of its line in @buf, @len its length without the
+ * newline; NULL if @buf has none.
+ */
+const char *lkst_kprobe_def(const char *buf, const char *ge, size_t *len)
+{
+	size_t n = strlen(ge);
+	const char *l, *w, *end;
+
+	for (l = buf; *l; l = end + 1) {
+		end = strchrnul(l, '\n');
+		w = l;
+		if (*w == 'p' || *w == 'r') {
+			w = w + 1 + strspn(w + 1, "0123456789");
+			if (*w == ':' && !strncmp(w + 1, ge, n) &&
+			    (w[1 + n] == ' ' || w[1 + n] == '\t')) {
+				*len = end - l;
+				return l;
+			}
+		}
+		if (!*end)
+			break;
+	}
+	return NULL;
+}
+
 /* hh:mm:ss.uuuuuu of the ring buffer's clock (time since boot) */
 void lkst_fmt_time(char *buf, size_t len, uint64_t ns)
 {

@@ -6,7 +6,9 @@
 #define _LKST_KUNIT_H
 
 #include <kunit/test.h>
+#include <linux/module.h>
 #include <linux/ring_buffer.h>
+#include <linux/slab.h>
 
 #include "../lkst_internal.h"
 
@@ -45,6 +47,37 @@ static inline bool lkst_test_consume(struct lkst_buffer *buf,
 		}
 	}
 	return false;
+}
+
+/* Write @text to maskset @ms, as a write of masksets/NAME does. */
+static inline int lkst_test_maskset_write(struct lkst_maskset *ms,
+					  const char *text)
+{
+	char *s = kstrdup(text, GFP_KERNEL);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	scoped_guard(mutex, &lkst_mutex)
+		ret = __lkst_maskset_write(ms, s);
+	kfree(s);
+	return ret;
+}
+
+/*
+ * Built in, THIS_MODULE is NULL and there is no reference to count; as a
+ * module with unloading, what holds the test's module shows.
+ */
+#define LKST_TEST_COUNTS_REFS \
+	(IS_MODULE(CONFIG_LKST_KUNIT_TEST) && IS_ENABLED(CONFIG_MODULE_UNLOAD))
+
+static inline int lkst_test_modref(void)
+{
+#if LKST_TEST_COUNTS_REFS
+	return module_refcount(THIS_MODULE);
+#else
+	return 0;
+#endif
 }
 
 #endif /* _LKST_KUNIT_H */

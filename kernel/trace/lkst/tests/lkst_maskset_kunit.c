@@ -59,19 +59,6 @@ static void lkst_test_save_current(struct kunit *test)
 						  lkst_maskset_current()));
 }
 
-static int lkst_test_write(struct lkst_maskset *ms, const char *text)
-{
-	char *s = kstrdup(text, GFP_KERNEL);
-	int ret;
-
-	if (!s)
-		return -ENOMEM;
-	scoped_guard(mutex, &lkst_mutex)
-		ret = __lkst_maskset_write(ms, s);
-	kfree(s);
-	return ret;
-}
-
 /* The text of masksets/NAME, in a test-managed buffer. */
 static const char *lkst_test_show(struct kunit *test, struct lkst_maskset *ms)
 {
@@ -238,7 +225,7 @@ static void lkst_maskset_parse_lines(struct kunit *test)
 	lkst_test_buffer(test, "kunit_pbuf");
 	ms = lkst_test_maskset(test, "kunit_parse");
 	/* A known state to compare with after a failed write */
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "PROCESS_WAKEUP DEFAULT\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "PROCESS_WAKEUP DEFAULT\n"), 0);
 	before = lkst_test_show(test, ms);
 
 	if (c->text) {
@@ -250,7 +237,7 @@ static void lkst_maskset_parse_lines(struct kunit *test)
 		memcpy(long_line, "PROCESS_FORK DEFAULT ", 21);
 		text = long_line;
 	}
-	KUNIT_EXPECT_EQ(test, lkst_test_write(ms, text), c->ret);
+	KUNIT_EXPECT_EQ(test, lkst_test_maskset_write(ms, text), c->ret);
 	after = lkst_test_show(test, ms);
 	if (c->ret) {
 		KUNIT_EXPECT_STREQ(test, after, before);
@@ -274,7 +261,7 @@ static void lkst_maskset_round_trip(struct kunit *test)
 		a = __lkst_maskset_lookup("RDEFAULT");
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	text = lkst_test_show(test, a);
-	KUNIT_EXPECT_EQ(test, lkst_test_write(b, text), 0);
+	KUNIT_EXPECT_EQ(test, lkst_test_maskset_write(b, text), 0);
 	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, b), text);
 	KUNIT_EXPECT_TRUE(test, bitmap_equal(lkst_test_table(a)->used,
 					     lkst_test_table(b)->used,
@@ -308,11 +295,11 @@ static void lkst_maskset_pins_buffer(struct kunit *test)
 	struct lkst_buffer *buf = lkst_test_buffer(test, "kunit_pinbuf");
 	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_pin");
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_pinbuf\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC DEFAULT kunit_pinbuf\n"), 0);
 	KUNIT_EXPECT_EQ(test, buf->users, 1);
 	scoped_guard(mutex, &lkst_mutex)
 		KUNIT_EXPECT_EQ(test, __lkst_buffer_remove(buf), -EBUSY);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "\n"), 0);
 	KUNIT_EXPECT_EQ(test, buf->users, 0);
 }
 
@@ -325,7 +312,7 @@ static void lkst_maskset_atomic_replace(struct kunit *test)
 	struct lkst_table *old;
 
 	lkst_test_save_current(test);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_curbuf\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC DEFAULT kunit_curbuf\n"), 0);
 	scoped_guard(mutex, &lkst_mutex) {
 		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
 		KUNIT_EXPECT_TRUE(test, __lkst_event_attached(LKST_EV_O_PANIC));
@@ -335,11 +322,11 @@ static void lkst_maskset_atomic_replace(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, old, lkst_test_table(ms));
 
 	/* A bad write changes nothing, not even the published pointer */
-	KUNIT_EXPECT_EQ(test, lkst_test_write(ms, "O_PANIC BOGUS\n"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC BOGUS\n"), -EINVAL);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_dereference_protected(lkst_cur_table, true), old);
 
 	/* NOTHING keeps the probe attached and records nothing */
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC NOTHING\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC NOTHING\n"), 0);
 	KUNIT_EXPECT_PTR_NE(test, rcu_dereference_protected(lkst_cur_table, true), old);
 	KUNIT_EXPECT_PTR_EQ(test, rcu_dereference_protected(lkst_cur_table, true),
 			    lkst_test_table(ms));
@@ -353,7 +340,7 @@ static void lkst_maskset_atomic_replace(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, lkst_test_consume(buf, &rec));
 
 	/* An event the table does not list has no probe */
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, ""), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, ""), 0);
 	scoped_guard(mutex, &lkst_mutex) {
 		KUNIT_EXPECT_FALSE(test, __lkst_event_attached(LKST_EV_O_PANIC));
 		KUNIT_EXPECT_EQ(test, __lkst_maskset_remove(ms), -EBUSY);
@@ -386,7 +373,7 @@ static void lkst_maskset_commit_merges(struct kunit *test)
 {
 	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_merge");
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "PROCESS_FORK DEFAULT\n"
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "PROCESS_FORK DEFAULT\n"
 					      "PROCESS_EXIT DEFAULT\n"), 0);
 	KUNIT_ASSERT_EQ(test, lkst_test_commit(ms, "PROCESS_EXIT NOTHING\n"
 					       "PROCESS_WAKEUP DEFAULT\n", true), 0);
@@ -451,7 +438,7 @@ static void lkst_maskset_buffer_recording(struct kunit *test)
 	}
 	KUNIT_EXPECT_FALSE(test, lkst_buffer_recording(a));
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_reca\n"
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC DEFAULT kunit_reca\n"
 					      "PROCESS_FORK NOTHING kunit_recb\n"), 0);
 	scoped_guard(mutex, &lkst_mutex)
 		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
@@ -542,7 +529,7 @@ static void lkst_handler_dispatch(struct kunit *test)
 	struct lkst_test_priv *p = h->private;
 	struct lkst_record rec;
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "PROCESS_FORK kunit_d kunit_hbuf\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "PROCESS_FORK kunit_d kunit_hbuf\n"), 0);
 	KUNIT_EXPECT_STREQ(test, lkst_test_show(test, ms),
 			   "PROCESS_FORK kunit_d kunit_hbuf\n");
 	KUNIT_EXPECT_EQ(test, h->users, 1);
@@ -560,25 +547,8 @@ static void lkst_handler_dispatch(struct kunit *test)
 	lkst_dispatch_synthetic(lkst_test_table(ms), LKST_EV_PROCESS_EXIT, 1);
 	KUNIT_EXPECT_EQ(test, p->calls, 1);
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "\n"), 0);
 	KUNIT_EXPECT_EQ(test, h->users, 0);
-}
-
-/*
- * Built in, THIS_MODULE is NULL and there is no reference to count; as a
- * module with unloading, every maskset line using a handler of this
- * module takes one.
- */
-#define LKST_TEST_COUNTS_REFS \
-	(IS_MODULE(CONFIG_LKST_KUNIT_TEST) && IS_ENABLED(CONFIG_MODULE_UNLOAD))
-
-static int lkst_test_modref(void)
-{
-#if LKST_TEST_COUNTS_REFS
-	return module_refcount(THIS_MODULE);
-#else
-	return 0;
-#endif
 }
 
 /* While a maskset uses a handler, its module cannot go away. */
@@ -588,12 +558,12 @@ static void lkst_handler_pins_module(struct kunit *test)
 	struct lkst_maskset *ms = lkst_test_maskset(test, "kunit_hm");
 	int before = lkst_test_modref();
 
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "PROCESS_FORK kunit_m\n"
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "PROCESS_FORK kunit_m\n"
 						  "PROCESS_EXIT kunit_m\n"), 0);
 	KUNIT_EXPECT_EQ(test, h->users, 2);
 	KUNIT_EXPECT_EQ(test, lkst_test_modref(),
 			before + (LKST_TEST_COUNTS_REFS ? 2 : 0));
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "\n"), 0);
 	KUNIT_EXPECT_EQ(test, h->users, 0);
 	KUNIT_EXPECT_EQ(test, lkst_test_modref(), before);
 }
@@ -611,7 +581,7 @@ static void lkst_handler_going_module(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, mod);
 	mod->state = MODULE_STATE_GOING;
 	h->owner = mod;
-	KUNIT_EXPECT_EQ(test, lkst_test_write(ms, "PROCESS_FORK kunit_g\n"), -ENODEV);
+	KUNIT_EXPECT_EQ(test, lkst_test_maskset_write(ms, "PROCESS_FORK kunit_g\n"), -ENODEV);
 	msg = lkst_last_err(NULL, NULL);
 	KUNIT_EXPECT_STREQ(test, msg, "Handler is being removed");
 	KUNIT_EXPECT_EQ(test, h->users, 0);
@@ -629,8 +599,8 @@ static void lkst_handler_switches_maskset(struct kunit *test)
 	unsigned long flags;
 
 	lkst_test_save_current(test);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(from, "O_PANIC kunit_sw\n"), 0);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(to, "\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(from, "O_PANIC kunit_sw\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(to, "\n"), 0);
 	p->switch_to = lkst_maskset_get("kunit_to");
 	KUNIT_ASSERT_PTR_EQ(test, p->switch_to, to);
 	scoped_guard(mutex, &lkst_mutex)
@@ -693,7 +663,7 @@ static void lkst_maskset_ignore_pid(struct kunit *test)
 	unsigned long flags;
 
 	lkst_test_save_current(test);
-	KUNIT_ASSERT_EQ(test, lkst_test_write(ms, "O_PANIC DEFAULT kunit_pidbuf\n"), 0);
+	KUNIT_ASSERT_EQ(test, lkst_test_maskset_write(ms, "O_PANIC DEFAULT kunit_pidbuf\n"), 0);
 	scoped_guard(mutex, &lkst_mutex)
 		KUNIT_ASSERT_EQ(test, __lkst_maskset_set_current(ms), 0);
 

@@ -90,6 +90,74 @@ error_log_has()
 	return 1
 }
 
+# LKST's dynamic events are bound to kprobe events of ftrace: the tests
+# define theirs in this group of ftrace's dynamic_events, which
+# lkst_dyn_clean empties.
+LKST_DYN_GROUP=lkstst
+# What the helpers below leave for a test to check: the errno name of the
+# write that failed, and for lkst_dyn and lkst_dyn_rm its step
+LKST_ERR=""
+LKST_ERR_STEP=""
+
+# lkst_kprobe LINE: write LINE ('p:lkstst/NAME SYM [ARGS]', 'r:...',
+# '-:lkstst/NAME', ...) to ftrace's dynamic_events in one write().  Status
+# 0 if it was taken; else 1, with the errno name (EINVAL, EBUSY, ...) in
+# LKST_ERR.
+lkst_kprobe()
+{
+	LKST_ERR=$(lkst_w -a "$TRACING/dynamic_events" "$1")
+	[ "$LKST_ERR" = OK ]
+}
+
+# lkst_dyn NAME 'TYPE SYM [ARGS]': define the kprobe event lkstst/NAME
+# ("TYPE:lkstst/NAME SYM [ARGS]" in ftrace's dynamic_events, TYPE p, r or
+# rN), then bind LKST event NAME to it ("NAME lkstst/NAME" in
+# lkst/dynamic_events).  Status 0 if both were taken; else 1, with the
+# failing step in LKST_ERR_STEP (kprobe or bind) and its errno name in
+# LKST_ERR, and nothing left behind: a kprobe event that could not be
+# bound is removed again.  Call it as a command, not in $(...), for the
+# status variables.
+lkst_dyn()
+{
+	_type=${2%% *}
+	LKST_ERR_STEP=kprobe
+	if lkst_kprobe "$_type:$LKST_DYN_GROUP/$1${2#"$_type"}"; then
+		LKST_ERR_STEP=bind
+		LKST_ERR=$(lkst_w -a "$LKST/dynamic_events" "$1 $LKST_DYN_GROUP/$1")
+		[ "$LKST_ERR" = OK ] && return 0
+		_err=$LKST_ERR
+		lkst_kprobe "-:$LKST_DYN_GROUP/$1"
+		LKST_ERR=$_err
+	fi
+	echo "# lkst_dyn $1: $LKST_ERR_STEP refused: $LKST_ERR"
+	return 1
+}
+
+# lkst_dyn_rm NAME: undo lkst_dyn: unbind NAME, then remove the kprobe
+# event lkstst/NAME.  Status as lkst_dyn's, LKST_ERR_STEP unbind or kprobe.
+lkst_dyn_rm()
+{
+	LKST_ERR_STEP=unbind
+	LKST_ERR=$(lkst_w -a "$LKST/dynamic_events" "-:$1")
+	if [ "$LKST_ERR" = OK ]; then
+		LKST_ERR_STEP=kprobe
+		lkst_kprobe "-:$LKST_DYN_GROUP/$1" && return 0
+	fi
+	echo "# lkst_dyn_rm $1: $LKST_ERR_STEP refused: $LKST_ERR"
+	return 1
+}
+
+# Unbind every LKST dynamic event (all or none: EBUSY while a maskset names
+# one), then remove every kprobe event of the group lkstst, which nothing
+# holds any more: "-:GROUP/" removes each event of GROUP (ENOENT if it
+# has none).
+lkst_dyn_clean()
+{
+	[ -f "$LKST/dynamic_events" ] || return 0
+	true > "$LKST/dynamic_events"
+	lkst_kprobe "-:$LKST_DYN_GROUP/" || [ "$LKST_ERR" = ENOENT ]
+}
+
 # Put LKST back into its boot state: nothing recorded, no user masksets or
 # buffers, default buffer settings, no sample module loaded.
 lkst_reset()
@@ -103,9 +171,10 @@ lkst_reset()
 	for m in $LKST_SAMPLES; do
 		rmmod "$m" 2>/dev/null
 	done
-	# Unused now: truncation removes them all, and they unpin modules.
+	# Unused now: truncation unbinds them all, then their kprobe events
+	# go; nothing pins the module of a probed symbol.
 	if [ -f "$LKST/dynamic_events" ]; then
-		true > "$LKST/dynamic_events"
+		lkst_dyn_clean
 		rmmod lkst_timer_victim 2>/dev/null
 	fi
 	true > "$LKST/user_masksets"

@@ -29,6 +29,7 @@
 
 #define LKST		"/sys/kernel/tracing/lkst"
 #define INST		"/sys/kernel/tracing/instances/lkst"	/* its buffer's */
+#define KPROBES		"/sys/kernel/tracing/dynamic_events"	/* ftrace's */
 #define MASKSET		"lkst_raw_test"
 #define MAX_CPUS	64
 #define MAX_RECS	4096
@@ -371,10 +372,13 @@ FIXTURE_SETUP(lkst_raw)
 	ASSERT_EQ(0, clear_buffer());
 }
 
+static void raw_dyn_cleanup(void);
+
 FIXTURE_TEARDOWN(lkst_raw)
 {
 	write_str(LKST "/maskset", "RNOTHING");
 	write_str(LKST "/user_masksets", "!" MASKSET);
+	raw_dyn_cleanup();
 	clear_buffer();
 }
 
@@ -672,14 +676,35 @@ TEST_F(lkst_raw, splice_into_a_pipe_moves_a_page_of_records)
 	close(fd);
 }
 
+/* The kprobe events, in ftrace's dynamic_events, and their bindings */
 static const char raw_open[] =
-	"p:LKST_RAW_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x64 mode=+8($arg3):x64";
-static const char raw_opened[] = "r:LKST_RAW_OPENED do_sys_openat2 fd=$retval:s32";
+	"p:lkstst/LKST_RAW_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x64 mode=+8($arg3):x64";
+static const char raw_opened[] = "r:lkstst/LKST_RAW_OPENED do_sys_openat2 fd=$retval:s32";
+static const char bind_open[] = "LKST_RAW_OPEN lkstst/LKST_RAW_OPEN";
+static const char bind_opened[] = "LKST_RAW_OPENED lkstst/LKST_RAW_OPENED";
+
+/* Unbind the events and remove their kprobe events, if a test left them */
+static void raw_dyn_cleanup(void)
+{
+	char *t;
+
+	t = slurp(LKST "/dynamic_events");
+	if (t && strstr(t, "LKST_RAW_OPEN")) {
+		write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN");
+		write_str(LKST "/dynamic_events", "-:LKST_RAW_OPENED");
+	}
+	t = slurp(KPROBES);
+	if (t && strstr(t, ":lkstst/LKST_RAW_OPEN")) {
+		write_str(KPROBES, "-:lkstst/LKST_RAW_OPEN");
+		write_str(KPROBES, "-:lkstst/LKST_RAW_OPENED");
+	}
+}
 
 /*
- * A dynamic event on do_sys_openat2() and one at its return: the raw
- * records of the child's open() carry its exact dfd, flags, mode and the
- * fd it got, under the IDs available_events gives them.
+ * A dynamic event bound to a kprobe event on do_sys_openat2() and one to
+ * a kprobe event at its return: the raw records of the child's open()
+ * carry its exact dfd, flags, mode and the fd it got, under the IDs
+ * available_events gives them.
  */
 TEST_F(lkst_raw, dynamic_events_record_the_arguments_of_an_open)
 {
@@ -691,10 +716,11 @@ TEST_F(lkst_raw, dynamic_events_record_the_arguments_of_an_open)
 
 	if (stat(LKST "/dynamic_events", &st))
 		SKIP(return, "no dynamic events (CONFIG_LKST_DYNAMIC_EVENTS=n)");
-	write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN");
-	write_str(LKST "/dynamic_events", "-:LKST_RAW_OPENED");
-	ASSERT_EQ(0, write_str(LKST "/dynamic_events", raw_open));
-	ASSERT_EQ(0, write_str(LKST "/dynamic_events", raw_opened));
+	raw_dyn_cleanup();
+	ASSERT_EQ(0, write_str(KPROBES, raw_open));
+	ASSERT_EQ(0, write_str(KPROBES, raw_opened));
+	ASSERT_EQ(0, write_str(LKST "/dynamic_events", bind_open));
+	ASSERT_EQ(0, write_str(LKST "/dynamic_events", bind_opened));
 	t = slurp(LKST "/available_events");
 	ASSERT_NE(NULL, t);
 	id_open = event_id(t, "LKST_RAW_OPEN");
@@ -703,6 +729,8 @@ TEST_F(lkst_raw, dynamic_events_record_the_arguments_of_an_open)
 	EXPECT_NE(NULL, strstr(t, " LKST_RAW_OPENED fd - - -\n"));
 	ASSERT_GE(id_open, 256);
 	ASSERT_LE(id_open, 319);
+	ASSERT_GE(id_ret, 256);
+	ASSERT_LE(id_ret, 319);
 	ASSERT_EQ(0, write_str(LKST "/masksets/" MASKSET,
 			       "LKST_RAW_OPEN DEFAULT\nLKST_RAW_OPENED DEFAULT\n"));
 
@@ -748,11 +776,14 @@ TEST_F(lkst_raw, dynamic_events_record_the_arguments_of_an_open)
 	EXPECT_EQ(1, open_seen);
 	EXPECT_EQ(1, ret_seen);
 
-	/* Named by the maskset: not removed */
+	/* Named by the maskset: not unbound; bound: the kprobe event stays */
 	EXPECT_EQ(-EBUSY, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN"));
+	EXPECT_EQ(-EBUSY, write_str(KPROBES, "-:lkstst/LKST_RAW_OPEN"));
 	ASSERT_EQ(0, write_str(LKST "/user_masksets", "!" MASKSET));
 	EXPECT_EQ(0, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPEN"));
 	EXPECT_EQ(0, write_str(LKST "/dynamic_events", "-:LKST_RAW_OPENED"));
+	EXPECT_EQ(0, write_str(KPROBES, "-:lkstst/LKST_RAW_OPEN"));
+	EXPECT_EQ(0, write_str(KPROBES, "-:lkstst/LKST_RAW_OPENED"));
 }
 
 TEST_HARNESS_MAIN

@@ -5,7 +5,8 @@
 # lkst.NAME, one state seen through lkst/ and instances/, pinned while
 # LKST uses them; its events are the system lkst of events/, whose format
 # IDs are the records' common_type; ftrace's own output prints them, and
-# Debian's trace-cmd reads them.
+# Debian's trace-cmd reads them.  A dynamic event is bound to a kprobe
+# event of ftrace (lkst_dyn in lkst_lib.sh).
 
 . "$(dirname "$0")/lkst_lib.sh"
 
@@ -204,53 +205,96 @@ test_trace_cmd_reports_the_lkst_instance()
 	! grep -q 'UNKNOWN\|FAILED TO PARSE' "$TMP/report"
 }
 
-# A dynamic event is an event of events/lkst while it exists.
+# No binding, and no kprobe event of lkstst, whatever a failed test left
+dyn_clean()
+{
+	echo RNOTHING > "$LKST/maskset"
+	if grep -qx ftdyn "$LKST/user_masksets"; then
+		echo '#' > "$LKST/masksets/ftdyn"
+		echo '!ftdyn' >> "$LKST/user_masksets"
+	fi
+	lkst_dyn_clean
+}
+
+# A dynamic event is an event of events/lkst while it is bound, with the
+# kprobe event's argument names; the kprobe event stays ftrace's.
 test_a_dynamic_event_has_a_format_while_it_exists()
 {
 	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
+	dyn_clean
 	D=$T/events/lkst/FTRACE_OPEN
-	expect define OK "$(lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32 how=$arg3:x64')" &&
+	lkst_dyn FTRACE_OPEN 'p do_sys_openat2 dfd=$arg1:s32 how=$arg3:x64' ||
+		return 1
 	grep -q "^ID: [1-9]" "$D/format" &&
 	grep -q "field:s64 dfd;	offset:16;	size:8;	signed:1;" "$D/format" &&
 	grep -q "field:u64 how;	offset:24;	size:8;	signed:0;" "$D/format" &&
 	grep -q '^print fmt: "dfd=%lld how=0x%llx", REC->dfd, REC->how$' \
 		"$D/format" || { sed 's/^/# /' "$D/format"; return 1; }
-	# a format file open across the removal is safe to read
+	# a format file open across the unbinding is safe to read
 	dmesg_mark
 	exec 3< "$D/format"
 	r=$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN')
 	cat <&3 > /dev/null 2>&1
 	exec 3<&-
-	expect remove OK "$r" && [ ! -e "$D" ] && dmesg_clean
+	expect unbind OK "$r" && [ ! -e "$D" ] &&
+	[ -d "$T/events/lkstst/FTRACE_OPEN" ] &&
+	expect "remove the kprobe event" OK \
+		"$(lkst_w -a "$T/dynamic_events" '-:lkstst/FTRACE_OPEN')" &&
+	dmesg_clean
 }
 
+# ftrace takes any argument name; LKST refuses, at the binding, those of
+# its record's own fields.
 test_a_dynamic_argument_may_not_take_a_record_fields_name()
 {
 	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
-	expect define EINVAL "$(lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_OPEN do_sys_openat2 lkst_event=$arg1:s32')" &&
-	error_log_has "Duplicate argument name" &&
-	[ ! -e "$T/events/lkst/FTRACE_OPEN" ]
+	dyn_clean
+	for a in lkst_event lkst_handler lkst_reserved lkst_pad; do
+		true > "$T/error_log"
+		# which removes the kprobe event again when the binding fails
+		lkst_dyn FTRACE_OPEN "p do_sys_openat2 $a=\$arg1:s32" > /dev/null
+		expect "the failing step with $a, its errno" "bind EINVAL" \
+			"$LKST_ERR_STEP $LKST_ERR" &&
+		expect "error_log entries for $a" 1 "$(grep -c \
+			'lkst: dynamic_events: error: Argument name is a field of the record' \
+			"$T/error_log")" &&
+		expect "bindings after $a" "" "$(cat "$LKST/dynamic_events")" &&
+		[ ! -e "$T/events/lkst/FTRACE_OPEN" ] &&
+		[ ! -e "$T/events/lkstst/FTRACE_OPEN" ] || return 1
+	done
 }
 
+# events/lkst/NAME of a kprobe event lkst/NAME takes NAME: neither that
+# event nor another can be bound as NAME
 test_a_dynamic_event_may_not_take_a_kprobe_events_name()
 {
 	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
+	dyn_clean
 	[ -f "$T/kprobe_events" ] || return "$KSFT_SKIP"
+	lkst_w -a "$T/kprobe_events" '-:lkst/FTRACE_TAKEN' > /dev/null
 	echo 'p:lkst/FTRACE_TAKEN do_sys_openat2' >> "$T/kprobe_events" ||
 		return 1
-	r=$(lkst_w -a "$LKST/dynamic_events" 'p:FTRACE_TAKEN do_sys_openat2')
+	k=$(lkst_w -a "$T/dynamic_events" 'p:lkstst/FTRACE_TAKEN do_sys_openat2')
+	true > "$T/error_log"
+	r=$(lkst_w -a "$LKST/dynamic_events" 'FTRACE_TAKEN lkstst/FTRACE_TAKEN')
+	e=$(grep -c 'lkst: dynamic_events: error: Name already exists' "$T/error_log")
+	r2=$(lkst_w -a "$LKST/dynamic_events" 'FTRACE_TAKEN lkst/FTRACE_TAKEN')
+	b=$(cat "$LKST/dynamic_events")
 	echo '-:lkst/FTRACE_TAKEN' >> "$T/kprobe_events"
-	expect define EEXIST "$r"
+	echo '-:lkstst/FTRACE_TAKEN' >> "$T/kprobe_events"
+	expect "kprobe event lkstst/FTRACE_TAKEN" OK "$k" &&
+	expect "bind lkstst/FTRACE_TAKEN" EEXIST "$r" &&
+	expect "error_log entries" 1 "$e" &&
+	expect "bind lkst/FTRACE_TAKEN" EEXIST "$r2" &&
+	expect bindings "" "$b"
 }
 
 test_trace_cmd_reports_a_dynamic_event()
 {
 	command -v trace-cmd > /dev/null || return "$KSFT_SKIP"
 	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
-	lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32' > /dev/null
+	dyn_clean
+	lkst_dyn FTRACE_OPEN 'p do_sys_openat2 dfd=$arg1:s32' || return 1
 	lkst_w -a "$LKST/user_masksets" ftdyn > /dev/null
 	echo 'FTRACE_OPEN DEFAULT' > "$LKST/masksets/ftdyn"
 	lkst_clear
@@ -262,18 +306,19 @@ test_trace_cmd_reports_a_dynamic_event()
 	trace-cmd report -i "$TMP/d.dat" > "$TMP/d.report" 2>&1
 	echo '#' > "$LKST/masksets/ftdyn"
 	lkst_w -a "$LKST/user_masksets" '!ftdyn' > /dev/null
-	lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN' > /dev/null
+	lkst_dyn_rm FTRACE_OPEN
 	grep -Eq ' cat-[0-9]+ +\[[0-9]{3}\] +[0-9.]+: FTRACE_OPEN: +dfd=-100$' \
 		"$TMP/d.report" || { head -n 5 "$TMP/d.report" | sed 's/^/# /'; return 1; }
 }
 
 # Its ftrace type goes to the next event registered, whose output would
-# misread its records: they go, as ftrace clears its buffers for its own.
+# misread its records: they go at the unbinding, as ftrace clears its
+# buffers for its own.
 test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 {
 	[ -f "$LKST/dynamic_events" ] || return "$KSFT_SKIP"
-	lkst_w -a "$LKST/dynamic_events" \
-		'p:FTRACE_OPEN do_sys_openat2 dfd=$arg1:s32' > /dev/null
+	dyn_clean
+	lkst_dyn FTRACE_OPEN 'p do_sys_openat2 dfd=$arg1:s32' || return 1
 	lkst_w -a "$LKST/user_masksets" ftdyn > /dev/null
 	echo 'FTRACE_OPEN DEFAULT' > "$LKST/masksets/ftdyn"
 	echo ftdyn > "$LKST/maskset"
@@ -282,9 +327,12 @@ test_removing_a_dynamic_event_that_recorded_clears_the_buffers()
 	before=$(stat_sum "$LKST_INST" entries)
 	echo '#' > "$LKST/masksets/ftdyn"
 	lkst_w -a "$LKST/user_masksets" '!ftdyn' > /dev/null
-	expect remove OK "$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN')" &&
+	expect unbind OK "$(lkst_w -a "$LKST/dynamic_events" '-:FTRACE_OPEN')" &&
+	after=$(stat_sum "$LKST_INST" entries) &&
+	expect "remove the kprobe event" OK \
+		"$(lkst_w -a "$T/dynamic_events" '-:lkstst/FTRACE_OPEN')" &&
 	[ "$before" -gt 0 ] &&
-	expect "entries after" 0 "$(stat_sum "$LKST_INST" entries)"
+	expect "entries after" 0 "$after"
 }
 
 # While RDEFAULT records, each read of the instance's trace file records

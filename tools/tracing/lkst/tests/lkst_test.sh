@@ -117,15 +117,24 @@ selfrot() {
 }
 
 # A recording of dynamic events: a probe on do_sys_openat2() and one at
-# its return, with the open() of a shell that appends to a file.
+# its return, with the open() of a shell that appends to a file.  Each is
+# a kprobe event of ftrace's dynamic_events (group lkstst) that
+# lkst/dynamic_events binds an LKST event to.
 dynrecord() {
-	local l=/sys/kernel/tracing/lkst
+	local t=/sys/kernel/tracing l=/sys/kernel/tracing/lkst e
 	[ -f $l/dynamic_events ] || return 0
-	local open='p:TOOL_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x32'
+	local open='p:lkstst/TOOL_OPEN do_sys_openat2 dfd=$arg1:s32'
 
-	open+=' addr=+8($arg3):u16 name=+0($arg2):ustring'
-	echo "$open" > $l/dynamic_events
-	echo 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' >> $l/dynamic_events
+	open+=' flags=+0($arg3):x32 addr=+8($arg3):u16 name=+0($arg2):ustring'
+	# what an earlier run left
+	true > $l/dynamic_events
+	for e in TOOL_OPEN TOOL_OPENED; do
+		echo "-:lkstst/$e" >> $t/dynamic_events 2> /dev/null
+	done
+	echo "$open" >> $t/dynamic_events
+	echo 'r:lkstst/TOOL_OPENED do_sys_openat2 fd=$retval:s32' >> $t/dynamic_events
+	printf 'TOOL_OPEN lkstst/TOOL_OPEN\nTOOL_OPENED lkstst/TOOL_OPENED\n' \
+		>> $l/dynamic_events
 	grep -qx tooldyn $l/user_masksets || echo tooldyn >> $l/user_masksets
 	printf 'TOOL_OPEN DEFAULT\nTOOL_OPENED DEFAULT\n' > $l/masksets/tooldyn
 	"$lkst" record -m tooldyn -o "$dir/dyn" -- \
@@ -134,6 +143,9 @@ dynrecord() {
 	echo '#' > $l/masksets/tooldyn
 	echo '!tooldyn' >> $l/user_masksets
 	true > $l/dynamic_events
+	for e in TOOL_OPEN TOOL_OPENED; do
+		echo "-:lkstst/$e" >> $t/dynamic_events
+	done
 }
 
 # A recording that loses events: RALL into a small overwriting buffer,
@@ -677,21 +689,120 @@ synthetic() {
 			 grep -q "/cpu$n.raw: CPU number too large (at most 8191)$" \
 				"$dir/err.synth_big"'
 	done
+	synthdyn
+}
+
+# Made-up recordings of dynamic events, the same records with what each
+# kernel saves: the bindings "NAME GROUP/EVENT" and the bound kprobe
+# events' definitions (with a maxactive, MOD:SYMBOL+OFFS, an untyped
+# fetcharg, a bitfield, and beside them events of other names and
+# groups); the definitions "p:NAME ..." of an LKST that defined its
+# events itself; the bindings alone.
+synthdyn() {
+	local s=$dir/synth v
+
+	mkdir -p "$s/dyn"
+	for v in header_page header_event format; do
+		cp "$s/cpu300/$v" "$s/dyn/"
+	done
+	python3 - "$s" <<-'EOF'
+	import os, shutil, struct, sys
+	s = sys.argv[1]
+	d = os.path.join(s, 'dyn')
+	N = lambda f, *v: struct.pack('=' + f, *v)
+	def w(d, name, text):
+	    open(os.path.join(d, name), 'w').write(text)
+	w(d, 'available_events', '1 PROCESS_CONTEXTSWITCH prev next state prio\n'
+	  '256 TOOL_OPEN dfd flags addr name\n257 TOOL_OPENED fd - - -\n'
+	  '258 TOOL_VICTIM obj id head state\n')
+	w(d, 'comm', '42 sh\n')
+	text = lambda b: int.from_bytes(b.ljust(8, b'\0'), sys.byteorder)
+	T = 5000000000
+	obj = 0xffff888003214900
+	recs = [(T, 256, (2**64 - 100, 0x8441, 438, text(b'/tmp/ab'))),
+	        (T + 1000, 257, (3, 0, 0, 0)),
+	        (T + 2000, 258, (obj, 19, obj + 0x40, 10))]
+	data = b''
+	last = T
+	for ts, ev, args in recs:
+	    data += N('I', 12 | (ts - last) << 5)
+	    data += N('HBBIHBBI4Q', 1000 + ev, 0, 0, 42, ev, 0, 0, 0, *args)
+	    last = ts
+	open(os.path.join(d, 'cpu0.raw'), 'wb').write(
+	    N('QQ', T, len(data)) + data + bytes(4096 - 16 - len(data)))
+	open_def = ('do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x32 '
+	            'addr=+8($arg3):u16 name=+0($arg2):ustring')
+	victim = ('lkst_timer_victim:victim_obj_free+4 obj=$arg1 id=$arg2:u64 '
+	          'head=+0($arg1) state=+16($arg1):b4@0/32')
+	for v in ('new', 'old', 'nodef'):
+	    shutil.copytree(d, os.path.join(s, 'dyn-' + v))
+	e = os.path.join(s, 'dyn-new')
+	w(e, 'dynamic_events', 'TOOL_OPEN lkstst/TOOL_OPEN\n'
+	  'TOOL_OPENED lkstst/TOOL_OPENED\nTOOL_VICTIM lkstst/TOOL_VICTIM\n')
+	w(e, 'kprobe_events',
+	  'p:lkstst/TOOL_OPENED_X do_sys_openat2 fd=$arg1:s8\n'
+	  'r16:lkstst/TOOL_OPENED do_sys_openat2 fd=$retval:s32\n'
+	  'p:other/TOOL_OPEN do_sys_openat2 dfd=$arg1:x32 flags=$arg2:s32\n'
+	  'p:lkstst/TOOL_OPEN ' + open_def + '\n'
+	  'p:lkstst/TOOL_VICTIM ' + victim + '\n')
+	w(os.path.join(s, 'dyn-old'), 'dynamic_events',
+	  'p:TOOL_OPEN ' + open_def + '\n'
+	  'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32\n'
+	  'p:TOOL_VICTIM victim_obj_free+4 obj=$arg1 id=$arg2:u64 '
+	  'head=+0($arg1) state=+16($arg1):b4@0/32\n')
+	w(os.path.join(s, 'dyn-nodef'), 'dynamic_events',
+	  open(os.path.join(e, 'dynamic_events')).read())
+	# lkst report --ns: by the fetch types, and by the names
+	line = lambda ns, ev: '5.%09d [000]      42 sh               %s\n' % (ns, ev)
+	w(s, 'dyn.typed',
+	  line(0, 'TOOL_OPEN dfd=-100 flags=0x8441 addr=438 name="/tmp/ab"') +
+	  line(1000, 'TOOL_OPENED fd=3') +
+	  line(2000, 'TOOL_VICTIM obj=0x%x id=19 head=0x%x state=10'
+	       % (obj, obj + 0x40)))
+	signed = lambda v: v - 2**64 if v >= 2**63 else v
+	w(s, 'dyn.names',
+	  line(0, 'TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6 name=%d'
+	       % text(b'/tmp/ab')) +
+	  line(1000, 'TOOL_OPENED fd=3') +
+	  line(2000, 'TOOL_VICTIM obj=%d id=19 head=%d state=10'
+	       % (signed(obj), signed(obj + 0x40))))
+	EOF
+	for v in new old nodef; do
+		run "synth_dyn$v" "$lkst" report --ns "$s/dyn-$v"
+	done
+	check "synthetic: dynamic events bound to kprobe events: their fetch types" eval \
+		'[ "$(rc synth_dynnew)" = 0 ] && sane synth_dynnew &&
+		 diff "$s/dyn.typed" "$dir/out.synth_dynnew"'
+	check "synthetic: the old dynamic_events (p:NAME ...): their fetch types" eval \
+		'[ "$(rc synth_dynold)" = 0 ] && sane synth_dynold &&
+		 diff "$s/dyn.typed" "$dir/out.synth_dynold"'
+	check "synthetic: bindings without kprobe_events: arguments printed by their names" eval \
+		'[ "$(rc synth_dynnodef)" = 0 ] && sane synth_dynnodef &&
+		 diff "$s/dyn.names" "$dir/out.synth_dynnodef"'
 }
 
 # The recording of dynamic events (dynrecord)
 dyncheck() {
-	local d=$dir/dyn pid fname
+	local d=$dir/dyn pid fname u
 
 	pid=$(cat "$dir/dyn.pid")
 	# the file name, in the last argument slot: its first 7 characters
 	fname=$(printf %.7s "$dir/dyn.file")
 	check "record: dynamic events, exit status 0" [ "$(cat "$dir/dyn.rc")" = 0 ]
-	check "record: the definitions of the dynamic events saved" \
-		grep -qxF 'r:TOOL_OPENED do_sys_openat2 fd=$retval:s32' "$d/dynamic_events"
+	check "record: the bindings of the dynamic events saved" \
+		diff <(printf '%s\n' 'TOOL_OPEN lkstst/TOOL_OPEN' 'TOOL_OPENED lkstst/TOOL_OPENED') \
+		     "$d/dynamic_events"
+	# ftrace's read-back of the two, and nothing else of its dynamic_events
+	# (a return probe's with its maxactive, r10: on 2 CPUs)
+	check "record: the definitions of their kprobe events saved" \
+		diff <(printf '%s %s\n' \
+			'p:lkstst/TOOL_OPEN do_sys_openat2' \
+			'dfd=$arg1:s32 flags=+0($arg3):x32 addr=+8($arg3):u16 name=+0($arg2):ustring' \
+			'r:lkstst/TOOL_OPENED do_sys_openat2' 'fd=$retval:s32') \
+		     <(sed 's/^r[0-9]*:/r:/' "$d/kprobe_events")
 	run dynreport "$lkst" report "$d"
-	grep -F "TOOL_OPEN" "$dir/out.dynreport" | grep " $pid " | diag
-	# addr would be hex by its name: u16 in dynamic_events says decimal
+	diag < <(grep -F "TOOL_OPEN" "$dir/out.dynreport" | grep " $pid ")
+	# addr would be hex by its name: u16 in kprobe_events says decimal
 	check "report: a dynamic event's arguments as their fetch types say" \
 		eval '[ "$(rc dynreport)" = 0 ] && sane dynreport &&
 		 [ "$(grep -cF " TOOL_OPEN dfd=-100 flags=0x8441 addr=438 name=\"$fname\"" \
@@ -702,15 +813,30 @@ dyncheck() {
 	check "export: a recording of dynamic events only" \
 		eval '[ "$(rc dynexport)" = 0 ] && sane dynexport &&
 		 python3 -c "import json, sys; json.load(open(sys.argv[1]))" "$dir/dyn.json"'
-	# The same recording without its dynamic_events: the names decide
-	rm -rf "$dir/dyn-untyped"
-	cp -r "$d" "$dir/dyn-untyped"
-	rm "$dir/dyn-untyped/dynamic_events"
-	run dynuntyped "$lkst" report "$dir/dyn-untyped"
-	check "report: without dynamic_events, arguments printed by their names" \
-		eval '[ "$(rc dynuntyped)" = 0 ] &&
-		 grep -Eq " TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6 name=-?[0-9]+$" \
-		      "$dir/out.dynuntyped"'
+	# The same recording without its dynamic_events, or with the bindings
+	# and not the kprobe events': the names decide
+	for u in dynamic_events kprobe_events; do
+		rm -rf "$dir/dyn-untyped"
+		cp -r "$d" "$dir/dyn-untyped"
+		rm -f "$dir/dyn-untyped/kprobe_events"
+		[ $u = kprobe_events ] || rm "$dir/dyn-untyped/dynamic_events"
+		run dynuntyped "$lkst" report "$dir/dyn-untyped"
+		check "report: without $u, arguments printed by their names" \
+			eval '[ "$(rc dynuntyped)" = 0 ] && sane dynuntyped &&
+			 grep -Eq " TOOL_OPEN dfd=-100 flags=0x8441 addr=0x1b6 name=-?[0-9]+$" \
+			      "$dir/out.dynuntyped"'
+	done
+	# The same recording as an LKST that defined its events itself saved
+	# it: dynamic_events "p:NAME ...", no kprobe_events.  The same report.
+	rm -rf "$dir/dyn-old"
+	cp -r "$d" "$dir/dyn-old"
+	rm "$dir/dyn-old/kprobe_events"
+	sed 's/^\([pr]\):lkstst\//\1:/' "$d/kprobe_events" > "$dir/dyn-old/dynamic_events"
+	run dynold "$lkst" report "$dir/dyn-old"
+	check "report: a recording of the old dynamic_events (p:NAME ...), the same output" \
+		eval '[ "$(rc dynold)" = 0 ] && sane dynold &&
+		 grep -q "^p:TOOL_OPEN do_sys_openat2 dfd=" "$dir/dyn-old/dynamic_events" &&
+		 diff "$dir/out.dynreport" "$dir/out.dynold"'
 }
 
 # The comparison of lkst report and trace-cmd report (tccmp.py) on made-up
