@@ -24,6 +24,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
+#include <linux/unaligned.h>
 
 #ifdef CONFIG_X86
 #include <asm/text-patching.h>
@@ -45,7 +46,7 @@ struct lkst_dynevent {
 	char			*hook;		/* "GROUP/EVENT" */
 	char			name[LKST_NAME_MAX];
 	char			argfmt[LKST_NR_ARGS + 1];
-	char			args[LKST_NR_ARGS][MAX_ARG_NAME_LEN];
+	char			*args[LKST_NR_ARGS];	/* the kprobe's names */
 	bool			armed;
 	bool			recorded;	/* was armed: records may exist */
 	bool			has_string;	/* the last fetcharg */
@@ -82,7 +83,10 @@ const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id)
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_desc);
 
-/* An argument, fetched into @buf, widened to u64 (sign-extended if signed) */
+/*
+ * An argument, fetched into @buf (packed: unaligned), widened to u64,
+ * sign-extended if signed.
+ */
 static nokprobe_inline u64 lkst_dyn_arg(const struct probe_arg *arg,
 					const void *buf)
 {
@@ -92,11 +96,13 @@ static nokprobe_inline u64 lkst_dyn_arg(const struct probe_arg *arg,
 	case 1:
 		return arg->type->is_signed ? (u64)*(s8 *)p : *(u8 *)p;
 	case 2:
-		return arg->type->is_signed ? (u64)*(s16 *)p : *(u16 *)p;
+		return arg->type->is_signed ? (u64)(s16)get_unaligned((u16 *)p) :
+					      get_unaligned((u16 *)p);
 	case 4:
-		return arg->type->is_signed ? (u64)*(s32 *)p : *(u32 *)p;
+		return arg->type->is_signed ? (u64)(s32)get_unaligned((u32 *)p) :
+					      get_unaligned((u32 *)p);
 	default:
-		return *(u64 *)p;
+		return get_unaligned((u64 *)p);
 	}
 }
 
@@ -175,7 +181,7 @@ static void lkst_dyn_hit(struct trace_probe_consumer *c, struct trace_probe *tp,
 	for (i = 0; i < nr; i++)
 		a[i] = lkst_dyn_arg(&tp->args[i], buf);
 	if (unlikely(ev->has_string)) {
-		dl = *(u32 *)(buf + tp->args[nr].offset);
+		dl = get_unaligned((u32 *)(buf + tp->args[nr].offset));
 		if (get_loc_len(dl) <= room)
 			memcpy(&a[nr], buf + get_loc_offs(dl), get_loc_len(dl));
 	}
@@ -212,7 +218,7 @@ int __lkst_dynevent_arm(unsigned int id, bool on)
 		return -ENOENT;
 	if (on == ev->armed)
 		return 0;
-	ret = trace_kprobe_consumer_arm(ev->file->event_call, on);
+	ret = trace_kprobe_consumer_arm(ev->file->event_call, &ev->consumer, on);
 	if (!ret)
 		ev->armed = on;
 	if (on && !ret)
@@ -287,7 +293,9 @@ static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
 	tp = trace_probe_primary_from_call(ev->file->event_call);
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
-	if (tp->nr_args > LKST_NR_ARGS) {
+	/* a number is 8 bytes at most, the string's data_loc 4 */
+	if (tp->nr_args > LKST_NR_ARGS ||
+	    WARN_ON_ONCE(tp->size > LKST_NR_ARGS * sizeof(u64))) {
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_TOO_MANY_ARGS);
 		return -E2BIG;
 	}
@@ -306,7 +314,9 @@ static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
 			lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_ARG_NAME);
 			return -EINVAL;
 		}
-		strscpy(ev->args[i], arg->name);
+		ev->args[i] = kstrdup(arg->name, GFP_KERNEL);
+		if (!ev->args[i])
+			return -ENOMEM;
 		ev->desc.args[i] = ev->args[i];
 		ev->argfmt[i] = lkst_dyn_argfmt(arg->type);
 		ev->has_string = arg->type->is_string;
@@ -319,51 +329,68 @@ static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
 }
 
 /*
- * Hold the kprobe event GROUP/EVENT and attach to it.  An event that
- * exists but cannot be held is not a kprobe event (ftrace's own) or is
- * going away with its module.
+ * Hold the kprobe event GROUP/EVENT (trace_get_event_file(): it cannot
+ * be removed until it is put).  An event that exists but cannot be held
+ * is ftrace's own, or on its way out with its module.
  */
-static int lkst_dyn_attach(struct lkst_dynevent *ev, const char *cmd,
-			   int argc, const char **argv)
+static int lkst_dyn_hold(struct lkst_dynevent *ev, const char *cmd,
+			 int argc, const char **argv)
 {
 	char *event = strchr(ev->hook, '/');
 	struct trace_event_file *file;
 	bool exists = false;
-	int ret;
 
 	*event = '\0';
 	file = trace_get_event_file(NULL, ev->hook, event + 1);
-	if (IS_ERR(file)) {
+	if (IS_ERR(file) && PTR_ERR(file) == -EINVAL) {
 		scoped_guard(mutex, &event_mutex)
 			exists = __find_event_file(top_trace_array(), ev->hook,
 						   event + 1);
-		*event = '/';
+	}
+	*event = '/';
+	if (IS_ERR(file)) {
 		lkst_dyn_err(cmd, argc, argv, 1, exists ?
 			     LKST_ERR_DYN_NOT_KPROBE : LKST_ERR_DYN_NO_EVENT);
 		return exists ? -EINVAL : -ENOENT;
 	}
-	*event = '/';
-
-	ev->consumer.hit = lkst_dyn_hit;
-	ret = trace_kprobe_consumer_attach(file->event_call, &ev->consumer);
-	if (ret) {
+	/* Only kprobe events have this flag, and trace_probe_event calls */
+	if (!(file->event_call->flags & TRACE_EVENT_FL_KPROBE)) {
 		trace_put_event_file(file);
-		lkst_dyn_err(cmd, argc, argv, 1, ret == -EBUSY ?
-			     LKST_ERR_DYN_BOUND : LKST_ERR_DYN_NOT_KPROBE);
-		return ret == -EBUSY ? -EBUSY : -EINVAL;
+		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_NOT_KPROBE);
+		return -EINVAL;
 	}
 	ev->file = file;
 	return 0;
 }
 
+static int lkst_dyn_attach(struct lkst_dynevent *ev, const char *cmd,
+			   int argc, const char **argv)
+{
+	int ret;
+
+	ev->consumer.hit = lkst_dyn_hit;
+	ret = trace_kprobe_consumer_attach(ev->file->event_call, &ev->consumer);
+	if (ret) {
+		lkst_dyn_err(cmd, argc, argv, 1, ret == -EBUSY ?
+			     LKST_ERR_DYN_BOUND : LKST_ERR_DYN_NOT_KPROBE);
+		return ret == -EBUSY ? -EBUSY : -EINVAL;
+	}
+	return 0;
+}
+
 static void lkst_dyn_detach(struct lkst_dynevent *ev)
 {
-	trace_kprobe_consumer_detach(ev->file->event_call);
-	trace_put_event_file(ev->file);
+	trace_kprobe_consumer_detach(ev->file->event_call, &ev->consumer);
 }
 
 static void lkst_dyn_free(struct lkst_dynevent *ev)
 {
+	unsigned int i;
+
+	if (ev->file)
+		trace_put_event_file(ev->file);
+	for (i = 0; i < LKST_NR_ARGS; i++)
+		kfree(ev->args[i]);
 	kfree(ev->hook);
 	kfree(ev);
 }
@@ -411,12 +438,15 @@ static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 		ret = -ENOMEM;
 		goto free;
 	}
-	ret = lkst_dyn_attach(ev, cmd, argc, argv);
+	ret = lkst_dyn_hold(ev, cmd, argc, argv);
 	if (ret)
 		goto free;
 	ret = lkst_dyn_take_args(ev, cmd, argc, argv);
 	if (ret)
-		goto detach;
+		goto free;
+	ret = lkst_dyn_attach(ev, cmd, argc, argv);
+	if (ret)
+		goto free;
 
 	ev->desc.id = LKST_EV_DYN_FIRST + slot;
 	ev->desc.gen = ++lkst_dyn_gen;

@@ -421,7 +421,8 @@ static int lkst_copy_formats(const char *dir, const char *inst)
  * of lkst/dynamic_events (@binds) bind LKST events to: their lines of
  * ftrace's dynamic_events (kprobe_events without it), "p:GROUP/EVENT
  * SYMBOL NAME=FETCHARG:TYPE ...", in the order of the bindings, into
- * DIR/kprobe_events.  Not written when nothing is bound.  (An LKST that
+ * DIR/kprobe_events.  Not written when nothing is bound, nor, with a
+ * warning, when ftrace's file cannot be read.  (An LKST that
  * defined its events itself read them back as "p:NAME SYMBOL ...", which
  * need nothing more.)
  */
@@ -449,7 +450,9 @@ static int lkst_copy_kprobes(const char *dir, const char *binds)
 			tracefs_put_tracing_file(path);
 			defs = lkst_tracing_read(rel);
 			if (!defs) {
-				ret = -EIO;
+				/* a recording without the types is still one */
+				lkst_warn("%s not saved: the arguments of the dynamic events will print by their names",
+					  LKST_FILE_KPROBES);
 				break;
 			}
 			f = open_memstream(&out, &out_len);

@@ -210,8 +210,9 @@ static void lkst_test_kprobe_plain(struct kunit *test, const char *event)
 }
 
 /*
- * Are the kprobes of kprobe event @group/@event enabled, for ftrace, perf
- * or LKST?  kprobes/list shows them [DISABLED] while they are not.
+ * Is kprobe event @group/@event enabled, for ftrace, perf or LKST?  Its
+ * flags, which its kprobes follow: the kselftests read kprobes/list,
+ * which shows them [DISABLED] while it is not.
  */
 static bool lkst_test_kprobe_enabled(struct kunit *test, const char *group,
 				     const char *event)
@@ -450,7 +451,7 @@ static void lkst_dynevent_good(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkst_dynevent_command(g->cmd), 0);
 	KUNIT_EXPECT_STREQ(test, lkst_test_dyn_show(test), g->show);
 	lkst_test_dyn_check(test, g->name, g->args, g->argfmt);
-	/* Bound, not armed: kprobes/list shows [DISABLED] */
+	/* Bound, not armed: not enabled */
 	KUNIT_EXPECT_FALSE(test, lkst_test_kprobe_enabled(test, group, g->kp.event));
 
 	/* The line read back binds the same again: NAME exists */
@@ -655,7 +656,7 @@ static void lkst_dynevent_bad(struct kunit *test)
  */
 static void lkst_dynevent_ids(struct kunit *test)
 {
-	char name[16], cmd[48], ev[24], *want, (*lines)[48];
+	char name[16], cmd[48], ev[24], *want, (*lines)[64];
 	unsigned int first, id, prev, i;
 	struct seq_buf s;
 

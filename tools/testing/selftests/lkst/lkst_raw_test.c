@@ -677,8 +677,8 @@ TEST_F(lkst_raw, splice_into_a_pipe_moves_a_page_of_records)
 }
 
 /* The kprobe events, in ftrace's dynamic_events, and their bindings */
-static const char raw_open[] =
-	"p:lkstst/LKST_RAW_OPEN do_sys_openat2 dfd=$arg1:s32 flags=+0($arg3):x64 mode=+8($arg3):x64";
+#define RAW_OPEN_ARGS	"dfd=$arg1:s32 flags=+0($arg3):x64 mode=+8($arg3):x64"
+static const char raw_open[] = "p:lkstst/LKST_RAW_OPEN do_sys_openat2 " RAW_OPEN_ARGS;
 static const char raw_opened[] = "r:lkstst/LKST_RAW_OPENED do_sys_openat2 fd=$retval:s32";
 static const char bind_open[] = "LKST_RAW_OPEN lkstst/LKST_RAW_OPEN";
 static const char bind_opened[] = "LKST_RAW_OPENED lkstst/LKST_RAW_OPENED";

@@ -783,21 +783,23 @@ synthdyn() {
 
 # The recording of dynamic events (dynrecord)
 dyncheck() {
-	local d=$dir/dyn pid fname u
+	local d=$dir/dyn pid fname u args
 
 	pid=$(cat "$dir/dyn.pid")
 	# the file name, in the last argument slot: its first 7 characters
 	fname=$(printf %.7s "$dir/dyn.file")
 	check "record: dynamic events, exit status 0" [ "$(cat "$dir/dyn.rc")" = 0 ]
 	check "record: the bindings of the dynamic events saved" \
-		diff <(printf '%s\n' 'TOOL_OPEN lkstst/TOOL_OPEN' 'TOOL_OPENED lkstst/TOOL_OPENED') \
+		diff <(printf '%s\n' 'TOOL_OPEN lkstst/TOOL_OPEN' \
+			'TOOL_OPENED lkstst/TOOL_OPENED') \
 		     "$d/dynamic_events"
 	# ftrace's read-back of the two, and nothing else of its dynamic_events
 	# (a return probe's with its maxactive, r10: on 2 CPUs)
+	args='dfd=$arg1:s32 flags=+0($arg3):x32'
+	args+=' addr=+8($arg3):u16 name=+0($arg2):ustring'
 	check "record: the definitions of their kprobe events saved" \
 		diff <(printf '%s %s\n' \
-			'p:lkstst/TOOL_OPEN do_sys_openat2' \
-			'dfd=$arg1:s32 flags=+0($arg3):x32 addr=+8($arg3):u16 name=+0($arg2):ustring' \
+			'p:lkstst/TOOL_OPEN do_sys_openat2' "$args" \
 			'r:lkstst/TOOL_OPENED do_sys_openat2' 'fd=$retval:s32') \
 		     <(sed 's/^r[0-9]*:/r:/' "$d/kprobe_events")
 	run dynreport "$lkst" report "$d"
