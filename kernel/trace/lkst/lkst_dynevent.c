@@ -293,9 +293,7 @@ static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
 	tp = trace_probe_primary_from_call(ev->file->event_call);
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
-	/* a number is 8 bytes at most, the string's data_loc 4 */
-	if (tp->nr_args > LKST_NR_ARGS ||
-	    WARN_ON_ONCE(tp->size > LKST_NR_ARGS * sizeof(u64))) {
+	if (tp->nr_args > LKST_NR_ARGS) {
 		lkst_dyn_err(cmd, argc, argv, 1, LKST_ERR_DYN_TOO_MANY_ARGS);
 		return -E2BIG;
 	}
@@ -325,6 +323,9 @@ static int lkst_dyn_take_args(struct lkst_dynevent *ev, const char *cmd,
 		ev->desc.args[i] = "-";
 		ev->argfmt[i] = '-';
 	}
+	/* No array: a number is 8 bytes at most, the string's data_loc 4 */
+	if (WARN_ON_ONCE(tp->size > LKST_NR_ARGS * sizeof(u64)))
+		return -E2BIG;
 	return 0;
 }
 

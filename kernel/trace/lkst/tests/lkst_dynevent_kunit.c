@@ -545,6 +545,10 @@ static const struct lkst_dyn_bad lkst_dyn_bads[] = {
 	{ .cmd = "A kprobes/lkst_ku_array",
 	  .kp = { .event = "lkst_ku_array", .fields = { "+0($arg3):u8[4]" } },
 	  .err = -EINVAL, .msg = LKST_DYN_E_NOT_NUMERIC, .pos = 2 },
+	/* larger than four numbers: refused as an array, with no WARN */
+	{ .cmd = "A kprobes/lkst_ku_array5",
+	  .kp = { .event = "lkst_ku_array5", .fields = { "+0($arg3):u64[5]" } },
+	  .err = -EINVAL, .msg = LKST_DYN_E_NOT_NUMERIC, .pos = 2 },
 	{ .cmd = "A kprobes/lkst_ku_symstr",
 	  .kp = { .event = "lkst_ku_symstr",
 		  .fields = { "a=$arg2:s32", "f=$stack0:symstr" } },

@@ -253,6 +253,8 @@ test_bad_bindings_are_refused_and_logged()
 	lkst_kprobe 'p:lkstst/SELFTEST_STR do_sys_openat2 name=+0($arg2):ustring dfd=$arg1:s32' &&
 	lkst_kprobe 'p:lkstst/SELFTEST_SYM do_sys_openat2 $arg1:symstr' &&
 	lkst_kprobe 'p:lkstst/SELFTEST_ARR do_sys_openat2 +0($arg3):u64[2]' &&
+	# an array larger than the four arguments' 32 bytes
+	lkst_kprobe 'p:lkstst/SELFTEST_ARR5 do_sys_openat2 +0($arg3):u64[5]' &&
 	lkst_kprobe 'p:lkstst/SELFTEST_PAD do_sys_openat2 lkst_pad=$arg1' ||
 		{ echo "# kprobe event refused: $LKST_ERR"; return 1; }
 	long=SELFTEST_ABCDEFGHIJKLMNOPQRSTUV	# 31 characters
@@ -281,6 +283,7 @@ test_bad_bindings_are_refused_and_logged()
 	bad 'SELFTEST_X lkstst/SELFTEST_STR' EINVAL "$NOT_NUMERIC" 1 &&
 	bad 'SELFTEST_X lkstst/SELFTEST_SYM' EINVAL "$NOT_NUMERIC" 1 &&
 	bad 'SELFTEST_X lkstst/SELFTEST_ARR' EINVAL "$NOT_NUMERIC" 1 &&
+	bad 'SELFTEST_X lkstst/SELFTEST_ARR5' EINVAL "$NOT_NUMERIC" 1 &&
 	bad 'SELFTEST_X lkstst/SELFTEST_PAD' EINVAL 'Argument name is a field of the record' 1 &&
 	bad '-:SELFTEST_NONE' ENOENT 'No such name' 0 &&
 	# the longest name
