@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lkst_fuzz: a seeded, reproducible, time-bounded fuzzer of LKST's tracefs
- * files (Documentation/trace/lkst.rst).
+ * files (Documentation/trace/lkst/index.rst).
  *
  * It is not part of the patch series: scripts/test/fuzz ('make fuzz') builds it
  * against the patched kernel tree, for kselftest.h, and runs it in the VM.

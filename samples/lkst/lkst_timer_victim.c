@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lkst_timer_victim - a timer that runs on an object already freed: the
- * bug of LKST's worked example for dynamic events (see "Dynamic events"
- * in Documentation/trace/lkst.rst), rebuilt so that it harms nothing.
+ * bug of LKST's worked example for dynamic events (see
+ * Documentation/trace/lkst/dynamic-events.rst), rebuilt so that it harms
+ * nothing.
  *
  *   # modprobe lkst_timer_victim
  *   # echo 20 > /sys/module/lkst_timer_victim/parameters/run

@@ -36,40 +36,6 @@ static unsigned int lkst_nr_user_buffers;
 static struct lkst_buffer *lkst_default_buf;
 
 /**
- * lkst_record - write one record into an LKST buffer
- * @buf:	the buffer, e.g. the one a handler was called with
- * @event:	event ID
- * @handler:	ID of the handler writing the record
- * @pid:	pid to record
- * @args:	LKST_NR_ARGS arguments
- *
- * The record is timestamped by the ring buffer and written to the buffer
- * of the current CPU.  A record the ring buffer refuses is counted in the
- * buffer's per_cpu/cpuN/refused, so callers usually ignore the return
- * value.
- *
- * Context: any, including NMI.  Does not sleep.
- * Return: 0; -EAGAIN if the buffer is off (tracing_on is 0), or if its
- * instance's pid lists keep out the task on the CPU (in task context,
- * whatever @pid says); -ENOBUFS if the ring buffer refused the record,
- * counted as refused: for example full in stop mode, a nested writer's
- * reservation reached, being resized or reset, the call nested too deep,
- * or the CPU not in the instance's tracing_cpumask.
- */
-int lkst_record(struct lkst_buffer *buf, unsigned int event, u8 handler,
-		pid_t pid, const u64 *args)
-{
-	int ret;
-
-	/* __lkst_buffers_clear() waits for this preempt-disabled section. */
-	preempt_disable_notrace();
-	ret = __lkst_record(buf, event, handler, pid, args);
-	preempt_enable_notrace();
-	return ret;
-}
-EXPORT_SYMBOL_GPL(lkst_record);
-
-/**
  * lkst_buffer_default - the default buffer
  *
  * It always exists and is never freed, so no reference is needed.
@@ -303,7 +269,6 @@ struct lkst_buffer *__lkst_buffer_create(const char *name, unsigned long size_kb
 	if (lkst_default_buf)
 		lkst_nr_user_buffers++;
 	list_add_tail(&buf->list, &lkst_buffers);
-	__lkst_vmcore_update();
 	return buf;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_buffer_create);
@@ -313,7 +278,9 @@ EXPORT_SYMBOL_IF_KUNIT(__lkst_buffer_create);
  * @buf: the buffer
  *
  * Blocked readers are woken and see end of file; the memory goes with the
- * last open file.
+ * last reference, which may be the list's, dropped here.  A caller that
+ * describes the buffers elsewhere (the vmcore's description) holds a
+ * reference of its own across the call and the update.
  *
  * Return: 0; -EPERM for the default buffer; -EBUSY while a maskset
  * routes events to it.
@@ -326,8 +293,6 @@ int __lkst_buffer_remove(struct lkst_buffer *buf)
 	if (buf->users)
 		return -EBUSY;
 	list_del(&buf->list);
-	/* Out of the vmcore's description before its memory can go */
-	__lkst_vmcore_update();
 	lkst_nr_user_buffers--;
 	WRITE_ONCE(buf->removed, true);
 	tracefs_remove(buf->dir);
@@ -403,44 +368,34 @@ void lkst_user_buffers_print(struct seq_buf *s)
 			seq_buf_printf(s, "%s\n", buf->name);
 }
 
-/* "> user_buffers" removes all user buffers, or none if one is in use. */
-int __lkst_user_buffers_clear(void)
+/* The default buffer's wrapper, before it has an instance */
+struct lkst_buffer *__init lkst_buffer_default_alloc(void)
 {
-	struct lkst_buffer *buf, *tmp;
-
-	lockdep_assert_held(&lkst_mutex);
-	list_for_each_entry(buf, &lkst_buffers, list)
-		if (buf != lkst_default_buf && buf->users)
-			return -EBUSY;
-	list_for_each_entry_safe(buf, tmp, &lkst_buffers, list)
-		if (buf != lkst_default_buf)
-			__lkst_buffer_remove(buf);
-	return 0;
+	return lkst_buffer_new(LKST_DEFAULT_BUFFER, NULL, NULL);
 }
 
-int __init lkst_buffers_init(void)
+/**
+ * __lkst_buffer_default_init - make @buf the default buffer
+ * @buf: from lkst_buffer_default_alloc(); freed on failure
+ * @tr: the instance to record into, pinned (the boot instance in the
+ *	reserved memory), or NULL for a new instance of the default size
+ *
+ * Return: 0 or the -errno of __lkst_buffer_create().
+ */
+int __init __lkst_buffer_default_init(struct lkst_buffer *buf,
+				      struct trace_array *tr)
 {
-	struct lkst_buffer *buf;
-	struct trace_array *tr;
-
-	guard(mutex)(&lkst_mutex);
-	/* Before the reserved memory is touched: a boot instance stays */
-	buf = lkst_buffer_new(LKST_DEFAULT_BUFFER, NULL, NULL);
-	if (!buf)
-		return -ENOMEM;
-	tr = lkst_persist_init();
-	if (!tr) {
+	lockdep_assert_held(&lkst_mutex);
+	if (tr) {
+		buf->tr = tr;
+		list_add_tail(&buf->list, &lkst_buffers);
+	} else {
 		lkst_buffer_put(buf);
-		buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER, LKST_BUF_DEFAULT_KB);
+		buf = __lkst_buffer_create(LKST_DEFAULT_BUFFER,
+					   LKST_BUF_DEFAULT_KB);
 		if (IS_ERR(buf))
 			return PTR_ERR(buf);
-		lkst_default_buf = buf;
-		return 0;
 	}
-	buf->tr = tr;
-	list_add_tail(&buf->list, &lkst_buffers);
-	__lkst_vmcore_update();
 	lkst_default_buf = buf;
-	lkst_persist_attach();
 	return 0;
 }

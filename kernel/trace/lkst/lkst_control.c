@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LKST control files in /sys/kernel/tracing/lkst/: masksets, events,
- * handlers and user buffers.  The user interface is described at the top
- * of lkst_core.c.
+ * handlers, user buffers, notify and last_boot/.  The user interface is
+ * described at the top of lkst_core.c.  The control plane is the layer
+ * above the objects and the crash paths: it creates and removes them with
+ * their files, and keeps the vmcore's description of the buffers up to
+ * date.
  */
+#include <kunit/visibility.h>
+#include <linux/irq_work.h>
+#include <linux/poll.h>
 #include <linux/seq_buf.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/tracefs.h>
 #include <linux/uaccess.h>
+#include <linux/wait.h>
 
 #include "../trace.h"
 #include "lkst_internal.h"
@@ -19,6 +26,8 @@
 
 struct dentry *lkst_masksets_dir;
 struct dentry *lkst_buffers_dir;
+
+static void lkst_maskset_create_file(struct lkst_maskset *ms);
 
 /*
  * maskset, user_masksets and user_buffers take names separated by blanks
@@ -446,7 +455,11 @@ static int lkst_user_masksets_apply(char *word)
 	if (*word == '!')
 		return __lkst_maskset_remove(__lkst_maskset_lookup(word + 1));
 	ms = __lkst_maskset_create(word);
-	return PTR_ERR_OR_ZERO(ms);
+	if (IS_ERR(ms))
+		return PTR_ERR(ms);
+	if (lkst_masksets_dir)
+		lkst_maskset_create_file(ms);
+	return 0;
 }
 
 static const struct lkst_words_ops lkst_user_masksets_ops = {
@@ -702,7 +715,7 @@ static const struct file_operations lkst_maskset_table_fops = {
 	.release	= lkst_maskset_table_release,
 };
 
-void lkst_maskset_create_file(struct lkst_maskset *ms)
+static void lkst_maskset_create_file(struct lkst_maskset *ms)
 {
 	ms->file = trace_create_file(ms->name, ms->builtin ? TRACE_MODE_READ :
 				     TRACE_MODE_WRITE, lkst_masksets_dir, ms,
@@ -735,11 +748,20 @@ static int lkst_user_buffers_check(char **words, int n, char *word,
 	return ret;
 }
 
-static int __lkst_user_buffer_create(const char *name)
+/**
+ * __lkst_user_buffer_create - create user buffer @name with its files
+ * @name: its name
+ *
+ * Return: 0 or the -errno of __lkst_buffer_create(); -ENOMEM; -ENODEV
+ * without lkst/buffers/.
+ */
+int __lkst_user_buffer_create(const char *name)
 {
 	struct lkst_buffer *buf;
 	struct dentry *dir;
 
+	if (!lkst_buffers_dir)
+		return -ENODEV;
 	buf = __lkst_buffer_create(name, LKST_BUF_DEFAULT_KB);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
@@ -749,16 +771,55 @@ static int __lkst_user_buffer_create(const char *name)
 	buf->dir = dir;
 	if (__lkst_buffer_create_files(buf, dir))
 		goto err;
+	__lkst_vmcore_update();
 	return 0;
 err:
 	__lkst_buffer_remove(buf);
 	return -ENOMEM;
 }
+EXPORT_SYMBOL_IF_KUNIT(__lkst_user_buffer_create);
+
+/**
+ * __lkst_user_buffer_remove - remove a user buffer and its files
+ * @buf: the buffer, or NULL
+ *
+ * Return: 0; -ENOENT for NULL; the -errno of __lkst_buffer_remove().
+ */
+int __lkst_user_buffer_remove(struct lkst_buffer *buf)
+{
+	int ret;
+
+	if (!buf)
+		return -ENOENT;
+	/* Out of the vmcore's description before its memory can go */
+	kref_get(&buf->kref);
+	ret = __lkst_buffer_remove(buf);
+	if (!ret)
+		__lkst_vmcore_update();
+	lkst_buffer_put(buf);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(__lkst_user_buffer_remove);
+
+/* "> user_buffers" removes all user buffers, or none if one is in use. */
+static int __lkst_user_buffers_clear(void)
+{
+	struct lkst_buffer *buf, *tmp;
+
+	lockdep_assert_held(&lkst_mutex);
+	list_for_each_entry(buf, __lkst_buffers_list(), list)
+		if (buf != lkst_buffer_default() && buf->users)
+			return -EBUSY;
+	list_for_each_entry_safe(buf, tmp, __lkst_buffers_list(), list)
+		if (buf != lkst_buffer_default())
+			__lkst_user_buffer_remove(buf);
+	return 0;
+}
 
 static int lkst_user_buffers_apply(char *word)
 {
 	if (*word == '!')
-		return __lkst_buffer_remove(__lkst_buffer_lookup(word + 1));
+		return __lkst_user_buffer_remove(__lkst_buffer_lookup(word + 1));
 	return __lkst_user_buffer_create(word);
 }
 
@@ -801,6 +862,75 @@ static const struct file_operations lkst_user_buffers_fops = {
 	.release	= lkst_list_release,
 };
 
+/*
+ * notify: handlers call lkst_notify() in any context; the wake-up goes
+ * through irq_work because wake_up() is not NMI safe.  A reader polls
+ * the file, then reads "count last-reason".
+ */
+static atomic_long_t lkst_notify_count;
+static unsigned int lkst_notify_reason;
+static DECLARE_WAIT_QUEUE_HEAD(lkst_notify_wq);
+
+static void lkst_notify_wake(struct irq_work *iw)
+{
+	wake_up_interruptible_all(&lkst_notify_wq);
+}
+
+static DEFINE_IRQ_WORK(lkst_notify_iw, lkst_notify_wake);
+
+/**
+ * lkst_notify - wake up user-space readers of lkst/notify
+ * @reason: a handler-defined code, shown as the second number
+ *
+ * Context: any, including NMI.
+ */
+void lkst_notify(unsigned int reason)
+{
+	WRITE_ONCE(lkst_notify_reason, reason);
+	atomic_long_inc(&lkst_notify_count);
+	irq_work_queue(&lkst_notify_iw);
+}
+EXPORT_SYMBOL_GPL(lkst_notify);
+
+static int lkst_notify_open(struct inode *inode, struct file *filp)
+{
+	int ret = tracing_check_open_get_tr(NULL);
+
+	if (ret)
+		return ret;
+	/* private_data holds the count this reader has seen, starting now */
+	filp->private_data = (void *)atomic_long_read(&lkst_notify_count);
+	return 0;
+}
+
+static ssize_t lkst_notify_read(struct file *filp, char __user *ubuf,
+				size_t cnt, loff_t *ppos)
+{
+	long count = atomic_long_read(&lkst_notify_count);
+	char tmp[48];
+	int len;
+
+	filp->private_data = (void *)count;
+	len = snprintf(tmp, sizeof(tmp), "%ld %u\n", count,
+		       READ_ONCE(lkst_notify_reason));
+	return simple_read_from_buffer(ubuf, cnt, ppos, tmp, len);
+}
+
+static __poll_t lkst_notify_poll(struct file *filp, poll_table *pt)
+{
+	poll_wait(filp, &lkst_notify_wq, pt);
+	if (atomic_long_read(&lkst_notify_count) != (long)filp->private_data)
+		return EPOLLIN | EPOLLRDNORM | EPOLLPRI;
+	return 0;
+}
+
+static const struct file_operations lkst_notify_fops = {
+	.open	= lkst_notify_open,
+	.read	= lkst_notify_read,
+	.poll	= lkst_notify_poll,
+	.llseek	= default_llseek,
+};
+
 static const struct {
 	const char			*name;
 	umode_t				mode;
@@ -812,6 +942,7 @@ static const struct {
 	{ "available_handlers",	TRACE_MODE_READ, &lkst_available_handlers_fops },
 	{ "user_masksets",	TRACE_MODE_WRITE, &lkst_user_masksets_fops },
 	{ "user_buffers",	TRACE_MODE_WRITE, &lkst_user_buffers_fops },
+	{ "notify",		TRACE_MODE_READ, &lkst_notify_fops },
 };
 
 /**
@@ -842,5 +973,28 @@ int __init lkst_control_files_init(struct dentry *top)
 		if (!ms->file)
 			return -ENOMEM;
 	}
+	return __lkst_buffer_create_files(lkst_buffer_default(), top);
+}
+
+/**
+ * lkst_last_boot_files_init - create lkst/last_boot/
+ * @top: lkst/
+ *
+ * The directory always exists, so that its info file can say why it is
+ * empty; with lkst.persist= it also has the files of the records, which
+ * read nothing if the records were not kept.
+ *
+ * Return: 0 or -ENOMEM; the caller removes @top on failure.
+ */
+int __init lkst_last_boot_files_init(struct dentry *top)
+{
+	struct lkst_buffer *buf = lkst_persist_last_buffer();
+	struct dentry *dir;
+
+	dir = lkst_persist_create_files(top);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	if (buf && __lkst_buffer_create_files(buf, dir))
+		return -ENOMEM;
 	return 0;
 }

@@ -17,7 +17,7 @@
  *
  * On a panic, the panic notifiers run only if kdump is not loaded or the
  * command line has crash_kexec_post_notifiers: see
- * Documentation/trace/lkst.rst.
+ * Documentation/trace/lkst/crash.rst.
  */
 #include <kunit/visibility.h>
 #include <linux/init.h>

@@ -9,9 +9,10 @@
  *
  * The kprobe event's fetchargs, four at most, are the record's arguments.
  * LKST consumes the hits through the event's in-kernel consumer
- * (trace_kprobe_consumer_attach()), armed only while the current maskset
- * has a line for the event, as the tracepoint probes of the fixed events
- * are attached, and dispatches them like those of any event.  While
+ * (trace_kprobe_consumer_attach()), armed by the event table
+ * (lkst_events.c) only while the current maskset has a line for the
+ * event, as the tracepoint probes of the fixed events are attached, and
+ * dispatches them like those of any event.  While
  * bound, the kprobe event cannot be removed.  Nothing pins a module:
  * a probe on MOD:SYM comes back with its module, as kprobe events do.
  */
@@ -47,41 +48,16 @@ struct lkst_dynevent {
 	char			name[LKST_NAME_MAX];
 	char			argfmt[LKST_NR_ARGS + 1];
 	char			*args[LKST_NR_ARGS];	/* the kprobe's names */
-	bool			armed;
-	bool			recorded;	/* was armed: records may exist */
 	bool			has_string;	/* the last fetcharg */
 };
 
-/* Slot i is ID LKST_EV_DYN_FIRST + i; changed under lkst_mutex. */
-static struct lkst_dynevent __rcu *lkst_dyn[LKST_EV_DYN_MAX];
-/* The slot to try first: IDs are given out in turn. */
-static unsigned int lkst_dyn_next;
+/*
+ * The bindings, by ID: slot i is ID LKST_EV_DYN_FIRST + i, under
+ * lkst_mutex.  The event table (lkst_events.c) has their descriptions.
+ */
+static struct lkst_dynevent *lkst_dyn[LKST_EV_DYN_MAX];
 /* Events bound so far: each one's generation, under lkst_mutex */
 static u32 lkst_dyn_gen;
-
-static struct lkst_dynevent *lkst_dyn_slot(unsigned int id)
-{
-	if (id < LKST_EV_DYN_FIRST || id > LKST_EV_DYN_LAST)
-		return NULL;
-	return rcu_dereference_check(lkst_dyn[id - LKST_EV_DYN_FIRST],
-				     lockdep_is_held(&lkst_mutex));
-}
-
-/**
- * lkst_dynevent_desc - the description of a dynamic event
- * @id: event ID
- *
- * Caller holds lkst_mutex or the RCU read lock.
- *
- * Return: the event, or NULL if no dynamic event has @id.
- */
-const struct lkst_event_desc *lkst_dynevent_desc(unsigned int id)
-{
-	struct lkst_dynevent *ev = lkst_dyn_slot(id);
-
-	return ev ? &ev->desc : NULL;
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_desc);
 
 /*
  * An argument, fetched into @buf (packed: unaligned), widened to u64,
@@ -197,35 +173,6 @@ static void lkst_dyn_hit(struct trace_probe_consumer *c, struct trace_probe *tp,
 
 NOKPROBE_SYMBOL(lkst_dyn_hit);
 
-/**
- * __lkst_dynevent_arm - start or stop recording the hits of a dynamic event
- * @id: event ID
- * @on: start
- *
- * Called by __lkst_events_attach() and __lkst_events_detach_unneeded():
- * the kprobe event passes its hits only while the current maskset uses
- * the event (its probes stay enabled while ftrace or perf use it too).
- *
- * Return: 0 or the -errno of enabling the probes.
- */
-int __lkst_dynevent_arm(unsigned int id, bool on)
-{
-	struct lkst_dynevent *ev = lkst_dyn_slot(id);
-	int ret;
-
-	lockdep_assert_held(&lkst_mutex);
-	if (!ev)
-		return -ENOENT;
-	if (on == ev->armed)
-		return 0;
-	ret = trace_kprobe_consumer_arm(ev->file->event_call, &ev->consumer, on);
-	if (!ret)
-		ev->armed = on;
-	if (on && !ret)
-		ev->recorded = true;
-	return ret;
-}
-
 /* Offset of word @i in the command as error_log shows it (words joined) */
 static int lkst_dyn_pos(int argc, const char **argv, int i)
 {
@@ -247,9 +194,9 @@ static struct lkst_dynevent *__lkst_dyn_lookup(const char *name)
 	struct lkst_dynevent *ev;
 	unsigned int i;
 
+	lockdep_assert_held(&lkst_mutex);
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
-		ev = rcu_dereference_protected(lkst_dyn[i],
-					       lockdep_is_held(&lkst_mutex));
+		ev = lkst_dyn[i];
 		if (ev && !strcmp(ev->name, name))
 			return ev;
 	}
@@ -396,25 +343,12 @@ static void lkst_dyn_free(struct lkst_dynevent *ev)
 	kfree(ev);
 }
 
-/* The next free slot in turn; lkst_dyn_next moves when it is taken */
-static int __lkst_dyn_free_slot(void)
-{
-	unsigned int i, slot;
-
-	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
-		slot = (lkst_dyn_next + i) % LKST_EV_DYN_MAX;
-		if (!rcu_access_pointer(lkst_dyn[slot]))
-			return slot;
-	}
-	return -ENOSPC;
-}
-
 /* "NAME GROUP/EVENT" */
 static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 {
 	const char *name = argv[0];
 	struct lkst_dynevent *ev;
-	int slot, ret;
+	int id, ret;
 
 	if (!lkst_dyn_name_valid(name)) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_DYN_NAME);
@@ -424,8 +358,8 @@ static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_NAME_EXISTS);
 		return -EEXIST;
 	}
-	slot = __lkst_dyn_free_slot();
-	if (slot < 0) {
+	id = __lkst_event_dyn_id();
+	if (id < 0) {
 		lkst_dyn_err(cmd, argc, argv, 0, LKST_ERR_TOO_MANY);
 		return -ENOSPC;
 	}
@@ -449,11 +383,13 @@ static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 	if (ret)
 		goto free;
 
-	ev->desc.id = LKST_EV_DYN_FIRST + slot;
+	ev->desc.id = id;
 	ev->desc.gen = ++lkst_dyn_gen;
 	ev->desc.name = ev->name;
 	ev->desc.argfmt = ev->argfmt;
 	ev->desc.hook = ev->hook;
+	ev->desc.call = ev->file->event_call;
+	ev->desc.consumer = &ev->consumer;
 	ret = lkst_tevent_add(&ev->desc);
 	if (ret) {
 		lkst_dyn_err(cmd, argc, argv, 0,
@@ -462,8 +398,8 @@ static int __lkst_dyn_bind(const char *cmd, int argc, const char **argv)
 			     LKST_ERR_NO_MEMORY);
 		goto detach;
 	}
-	rcu_assign_pointer(lkst_dyn[slot], ev);
-	lkst_dyn_next = (slot + 1) % LKST_EV_DYN_MAX;
+	lkst_dyn[id - LKST_EV_DYN_FIRST] = ev;
+	__lkst_event_add(&ev->desc);
 	__lkst_vmcore_events_update();
 	return 0;
 
@@ -474,20 +410,18 @@ free:
 	return ret;
 }
 
-/* Unbind a dynamic event no maskset names. */
-static void __lkst_dyn_remove(struct lkst_dynevent *ev)
+/*
+ * The end of an unbinding, after __lkst_event_remove() took the event out
+ * of the table and, if it recorded, the buffers were cleared: its ftrace
+ * type goes to the next event bound, and no record of it may stay for
+ * that event's output to misread.
+ */
+static void __lkst_dyn_release(struct lkst_dynevent *ev)
 {
 	unsigned int id = ev->desc.id;
 
-	/*
-	 * Its ftrace type goes to the next event bound: no record of it may
-	 * stay for that event's output to misread.
-	 */
-	if (ev->recorded)
-		__lkst_buffers_clear();
 	lkst_tevent_remove(id);
-	__lkst_event_forget(id);
-	RCU_INIT_POINTER(lkst_dyn[id - LKST_EV_DYN_FIRST], NULL);
+	lkst_dyn[id - LKST_EV_DYN_FIRST] = NULL;
 	__lkst_vmcore_events_update();
 	/*
 	 * The detach waits for an RCU grace period, which began after the
@@ -496,6 +430,18 @@ static void __lkst_dyn_remove(struct lkst_dynevent *ev)
 	 */
 	lkst_dyn_detach(ev);
 	lkst_dyn_free(ev);
+}
+
+/* Unbind a dynamic event no maskset names. */
+static void __lkst_dyn_remove(struct lkst_dynevent *ev)
+{
+	bool recorded = __lkst_event_recorded(ev->desc.id);
+
+	/* It records no more, then its records go */
+	__lkst_event_remove(ev->desc.id);
+	if (recorded)
+		__lkst_buffers_clear();
+	__lkst_dyn_release(ev);
 }
 
 /* "-:NAME" */
@@ -614,27 +560,24 @@ int lkst_dynevent_remove_all(void)
 
 	guard(mutex)(&lkst_mutex);
 	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
-		ev = rcu_dereference_protected(lkst_dyn[i],
-					       lockdep_is_held(&lkst_mutex));
+		ev = lkst_dyn[i];
 		if (!ev)
 			continue;
 		if (__lkst_masksets_use_event(ev->desc.id)) {
 			lkst_log_err(LKST_DYN_LOC, ev->name, LKST_ERR_IN_USE, 0);
 			return -EBUSY;
 		}
-		clear |= ev->recorded;
+		clear |= __lkst_event_recorded(ev->desc.id);
 	}
+	for (i = 0; i < LKST_EV_DYN_MAX; i++)
+		if (lkst_dyn[i])
+			__lkst_event_remove(lkst_dyn[i]->desc.id);
 	/* One clear of the buffers for all the events that recorded */
 	if (clear)
 		__lkst_buffers_clear();
-	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
-		ev = rcu_dereference_protected(lkst_dyn[i],
-					       lockdep_is_held(&lkst_mutex));
-		if (!ev)
-			continue;
-		ev->recorded = false;
-		__lkst_dyn_remove(ev);
-	}
+	for (i = 0; i < LKST_EV_DYN_MAX; i++)
+		if (lkst_dyn[i])
+			__lkst_dyn_release(lkst_dyn[i]);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(lkst_dynevent_remove_all);
@@ -646,8 +589,8 @@ void lkst_dynevents_print(struct seq_buf *s)
 	unsigned int i;
 
 	lockdep_assert_held(&lkst_mutex);
-	for (i = LKST_EV_DYN_FIRST; i <= LKST_EV_DYN_LAST; i++) {
-		ev = lkst_dyn_slot(i);
+	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
+		ev = lkst_dyn[i];
 		if (ev)
 			seq_buf_printf(s, "%s %s\n", ev->name, ev->hook);
 	}

@@ -50,6 +50,9 @@
 #endif
 
 #include "../trace.h"
+#ifdef CONFIG_LKST_DYNAMIC_EVENTS
+#include "../trace_probe.h"
+#endif
 #include "lkst_internal.h"
 
 /* Attached events, changed under lkst_mutex only. */
@@ -678,6 +681,115 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 		   "cpu", "msg", "-", "-"),
 };
 
+#ifdef CONFIG_LKST_DYNAMIC_EVENTS
+/*
+ * The dynamic events: slot i is ID LKST_EV_DYN_FIRST + i, changed under
+ * lkst_mutex, read under it or RCU.  lkst_dynevent.c binds them, and adds
+ * and removes them here.
+ */
+static const struct lkst_event_desc __rcu *lkst_dyn_descs[LKST_EV_DYN_MAX];
+/* The slot to try first: IDs are given out in turn. */
+static unsigned int lkst_dyn_next;
+/* Attached since it was added: records of it may be in the buffers */
+static DECLARE_BITMAP(lkst_dyn_recorded, LKST_EV_DYN_MAX);
+
+static const struct lkst_event_desc *lkst_dyn_desc(unsigned int id)
+{
+	if (id < LKST_EV_DYN_FIRST || id > LKST_EV_DYN_LAST)
+		return NULL;
+	return rcu_dereference_check(lkst_dyn_descs[id - LKST_EV_DYN_FIRST],
+				     lockdep_is_held(&lkst_mutex));
+}
+
+/*
+ * A dynamic event records the hits of its kprobe event while the consumer
+ * is armed: the kprobe event's probes stay enabled while ftrace or perf
+ * use them too.
+ */
+static int lkst_dyn_arm(const struct lkst_event_desc *d, bool on)
+{
+	int ret = trace_kprobe_consumer_arm(d->call, d->consumer, on);
+
+	if (on && !ret)
+		__set_bit(d->id - LKST_EV_DYN_FIRST, lkst_dyn_recorded);
+	return ret;
+}
+
+/**
+ * __lkst_event_dyn_id - the ID for a new dynamic event
+ *
+ * Return: the next free dynamic ID in turn, or -ENOSPC.
+ */
+int __lkst_event_dyn_id(void)
+{
+	unsigned int i, slot;
+
+	lockdep_assert_held(&lkst_mutex);
+	for (i = 0; i < LKST_EV_DYN_MAX; i++) {
+		slot = (lkst_dyn_next + i) % LKST_EV_DYN_MAX;
+		if (!rcu_access_pointer(lkst_dyn_descs[slot]))
+			return LKST_EV_DYN_FIRST + slot;
+	}
+	return -ENOSPC;
+}
+
+/**
+ * __lkst_event_add - make a dynamic event available
+ * @d: its description, with the ID __lkst_event_dyn_id() gave and the
+ *     kprobe event's consumer, attached; it must stay valid until an RCU
+ *     grace period after __lkst_event_remove()
+ */
+void __lkst_event_add(const struct lkst_event_desc *d)
+{
+	unsigned int slot = d->id - LKST_EV_DYN_FIRST;
+
+	lockdep_assert_held(&lkst_mutex);
+	__clear_bit(slot, lkst_dyn_recorded);
+	rcu_assign_pointer(lkst_dyn_descs[slot], d);
+	lkst_dyn_next = (slot + 1) % LKST_EV_DYN_MAX;
+}
+
+/**
+ * __lkst_event_recorded - may the buffers hold records of a dynamic event?
+ * @id: its ID
+ *
+ * Return: true if it was attached since it was added.
+ */
+bool __lkst_event_recorded(unsigned int id)
+{
+	lockdep_assert_held(&lkst_mutex);
+	return lkst_dyn_desc(id) &&
+	       test_bit(id - LKST_EV_DYN_FIRST, lkst_dyn_recorded);
+}
+
+/**
+ * __lkst_event_remove - take a dynamic event away
+ * @id: its ID; no maskset may have a line for it
+ *
+ * The event is detached and no longer found.  Its consumer may still be
+ * called, and its description read, until an RCU grace period has passed.
+ */
+void __lkst_event_remove(unsigned int id)
+{
+	lockdep_assert_held(&lkst_mutex);
+	if (!lkst_dyn_desc(id))
+		return;
+	if (__test_and_clear_bit(id, lkst_attached))
+		lkst_dyn_arm(lkst_dyn_desc(id), false);
+	RCU_INIT_POINTER(lkst_dyn_descs[id - LKST_EV_DYN_FIRST], NULL);
+}
+#else
+static const struct lkst_event_desc *lkst_dyn_desc(unsigned int id)
+{
+	return NULL;
+}
+
+static int lkst_dyn_arm(const struct lkst_event_desc *d, bool on)
+{
+	return -ENODEV;
+}
+#endif
+
 /**
  * lkst_event_desc - the description of an available event
  * @id: event ID
@@ -690,7 +802,7 @@ static const struct lkst_event_desc lkst_events[LKST_NR_EVENTS] = {
 const struct lkst_event_desc *lkst_event_desc(unsigned int id)
 {
 	if (id >= LKST_EV_DYN_FIRST)
-		return lkst_dynevent_desc(id);
+		return lkst_dyn_desc(id);
 	if (id >= LKST_NR_EVENTS || !lkst_events[id].name)
 		return NULL;
 	return &lkst_events[id];
@@ -738,14 +850,14 @@ EXPORT_SYMBOL_IF_KUNIT(lkst_event_lookup);
 static int lkst_event_attach(const struct lkst_event_desc *d)
 {
 	if (d->id >= LKST_EV_DYN_FIRST)
-		return __lkst_dynevent_arm(d->id, true);
+		return lkst_dyn_arm(d, true);
 	return d->attach();
 }
 
 static void lkst_event_detach(const struct lkst_event_desc *d)
 {
 	if (d->id >= LKST_EV_DYN_FIRST)
-		__lkst_dynevent_arm(d->id, false);
+		lkst_dyn_arm(d, false);
 	else
 		d->detach();
 }
@@ -818,17 +930,6 @@ void __lkst_events_detach_unneeded(const unsigned long *need)
 		lkst_event_detach(lkst_event_desc(id));
 		__clear_bit(id, lkst_attached);
 	}
-}
-
-/**
- * __lkst_event_forget - detach an event that is going away
- * @id: event ID, of a dynamic event about to be removed
- */
-void __lkst_event_forget(unsigned int id)
-{
-	lockdep_assert_held(&lkst_mutex);
-	if (id < LKST_NR_IDS && __test_and_clear_bit(id, lkst_attached))
-		lkst_event_detach(lkst_event_desc(id));
 }
 
 /* available_events: "ID NAME arg0 arg1 arg2 arg3" */

@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * LKST handlers and the dispatch path.
- *
- * Every probe ends in __lkst_dispatch(), which looks the event up in the
- * current maskset table and calls the handler chosen there.  DEFAULT (ID 1)
- * records into the buffer of the maskset line and is called directly, not
- * through a pointer, because it is what nearly every event uses.  NOTHING
- * (ID 255) keeps the probe attached and returns at once; an event that a
- * table does not list has no probe at all.  Modules add handlers with
- * lkst_register_handler(); they get IDs 2..254.
+ * LKST's registry of handlers.  DEFAULT (ID 1) and NOTHING (ID 255) are
+ * the data path's (lkst_dispatch.c); modules add handlers with
+ * lkst_register_handler(), and get IDs 2..254.  A maskset line that
+ * names a handler pins its module.
  */
 #define pr_fmt(fmt) "lkst: " fmt
 
@@ -23,75 +18,10 @@
 static LIST_HEAD(lkst_handlers);
 static DECLARE_BITMAP(lkst_handler_ids, LKST_HANDLER_NOTHING + 1);
 
-static void lkst_default_fn(struct lkst_handler *h, struct lkst_buffer *buf,
-			    unsigned int event, pid_t pid, const u64 *args)
-{
-	lkst_record(buf, event, LKST_HANDLER_DEFAULT, pid, args);
-}
-
-struct lkst_handler lkst_handler_default = {
-	.name	= "DEFAULT",
-	.func	= lkst_default_fn,
-	.id	= LKST_HANDLER_DEFAULT,
-};
-EXPORT_SYMBOL_IF_KUNIT(lkst_handler_default);
-
-/* Never called: the dispatch path compares with it and returns. */
-static void lkst_nothing_fn(struct lkst_handler *h, struct lkst_buffer *buf,
-			    unsigned int event, pid_t pid, const u64 *args)
-{
-}
-
-struct lkst_handler lkst_handler_nothing = {
-	.name	= "NOTHING",
-	.func	= lkst_nothing_fn,
-	.id	= LKST_HANDLER_NOTHING,
-};
-EXPORT_SYMBOL_IF_KUNIT(lkst_handler_nothing);
-
 static bool lkst_handler_builtin(const struct lkst_handler *h)
 {
 	return h == &lkst_handler_default || h == &lkst_handler_nothing;
 }
-
-/**
- * lkst_dispatch_table - run the handler @t chooses for @event
- * @t:		a published table
- * @event:	event ID, < LKST_NR_EVENTS
- * @pid:	pid to record
- * @args:	LKST_NR_ARGS arguments
- *
- * The out-of-line form of __lkst_dispatch_table(), for the KUnit tests.
- * Must be called with preemption disabled, as tracepoint probes are.
- */
-void lkst_dispatch_table(const struct lkst_table *t, unsigned int event,
-			 pid_t pid, const u64 *args)
-{
-	__lkst_dispatch_table(t, event, pid, args[0], args[1], args[2],
-			      args[3]);
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_dispatch_table);
-
-/*
- * Extended handlers get the arguments as an array.  Out of line, so that
- * the probes, which inline the DEFAULT and NOTHING cases, need no stack
- * frame for it.
- */
-void lkst_call_handler(struct lkst_handler *h, struct lkst_buffer *buf,
-		       unsigned int event, pid_t pid, u64 a0, u64 a1, u64 a2,
-		       u64 a3)
-{
-	const u64 args[LKST_NR_ARGS] = { a0, a1, a2, a3 };
-
-	h->func(h, buf, event, pid, args);
-}
-
-/* What every probe does (inlined there), as a function for the tests. */
-void lkst_dispatch(unsigned int event, u64 a0, u64 a1, u64 a2, u64 a3)
-{
-	__lkst_dispatch(event, a0, a1, a2, a3);
-}
-EXPORT_SYMBOL_IF_KUNIT(lkst_dispatch);
 
 struct lkst_handler *__lkst_handler_lookup(const char *name)
 {
@@ -169,28 +99,16 @@ int lkst_register_handler(struct lkst_handler *h)
 }
 EXPORT_SYMBOL_GPL(lkst_register_handler);
 
-/**
- * lkst_unregister_handler - remove a handler registered with
- * lkst_register_handler()
- * @h: the handler
- *
- * The handler must not be used by any maskset: that is guaranteed when
- * this is called from the owner's module_exit(), because a used handler
- * pins its module.  If it is used anyway (a module unregistering early),
- * this warns and removes the handler from every maskset first, so the
- * call always succeeds and @h is not called any more when it returns.
- *
- * Context: process context; takes lkst_mutex; may sleep.
+/*
+ * The registry's part of lkst_unregister_handler() (lkst_maskset.c, which
+ * first takes @h out of the masksets that use it).
  */
-void lkst_unregister_handler(struct lkst_handler *h)
+void __lkst_handler_remove(struct lkst_handler *h)
 {
-	guard(mutex)(&lkst_mutex);
-	if (WARN_ON(h->users))
-		__lkst_maskset_drop_handler(h);
+	lockdep_assert_held(&lkst_mutex);
 	list_del(&h->list);
 	__clear_bit(h->id, lkst_handler_ids);
 }
-EXPORT_SYMBOL_GPL(lkst_unregister_handler);
 
 /* available_handlers: "ID NAME" */
 void lkst_handlers_print(struct seq_buf *s)

@@ -37,8 +37,6 @@ static unsigned int lkst_nr_user_masksets;
 
 /* Written under lkst_switch_lock; read under it or under lkst_mutex. */
 static struct lkst_maskset *lkst_cur_ms;
-struct lkst_table __rcu *lkst_cur_table;
-EXPORT_SYMBOL_IF_KUNIT(lkst_cur_table);
 static DEFINE_RAW_SPINLOCK(lkst_switch_lock);
 
 static void lkst_sync_work_fn(struct work_struct *work)
@@ -324,6 +322,28 @@ void __lkst_maskset_drop_handler(struct lkst_handler *h)
 		__lkst_handler_unpin(h);
 }
 
+/**
+ * lkst_unregister_handler - remove a handler registered with
+ * lkst_register_handler()
+ * @h: the handler
+ *
+ * The handler must not be used by any maskset: that is guaranteed when
+ * this is called from the owner's module_exit(), because a used handler
+ * pins its module.  If it is used anyway (a module unregistering early),
+ * this warns and removes the handler from every maskset first, so the
+ * call always succeeds and @h is not called any more when it returns.
+ *
+ * Context: process context; takes lkst_mutex; may sleep.
+ */
+void lkst_unregister_handler(struct lkst_handler *h)
+{
+	guard(mutex)(&lkst_mutex);
+	if (WARN_ON(h->users))
+		__lkst_maskset_drop_handler(h);
+	__lkst_handler_remove(h);
+}
+EXPORT_SYMBOL_GPL(lkst_unregister_handler);
+
 struct lkst_maskset *__lkst_maskset_lookup(const char *name)
 {
 	struct lkst_maskset *ms;
@@ -396,6 +416,8 @@ static struct lkst_maskset *__lkst_maskset_alloc(const char *name, bool builtin)
  * __lkst_maskset_create - create an empty user maskset
  * @name: its name
  *
+ * Its file masksets/NAME is the caller's to create.
+ *
  * Return: the maskset or ERR_PTR(): -EINVAL bad name, -EEXIST name taken,
  * -ENOSPC too many user masksets, -ENOMEM.
  */
@@ -414,8 +436,6 @@ struct lkst_maskset *__lkst_maskset_create(const char *name)
 	if (IS_ERR(ms))
 		return ms;
 	lkst_nr_user_masksets++;
-	if (lkst_masksets_dir)
-		lkst_maskset_create_file(ms);
 	return ms;
 }
 EXPORT_SYMBOL_IF_KUNIT(__lkst_maskset_create);

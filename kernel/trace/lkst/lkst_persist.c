@@ -628,28 +628,32 @@ static const struct file_operations lkst_persist_info_fops = {
 };
 
 /**
- * lkst_persist_create_files - create lkst/last_boot/
+ * lkst_persist_last_buffer - the buffer of lkst/last_boot/
+ *
+ * Return: the read-only buffer of the previous boot's records, or NULL
+ * without lkst.persist=.
+ */
+struct lkst_buffer *lkst_persist_last_buffer(void)
+{
+	return lkst_last_buf;
+}
+
+/**
+ * lkst_persist_create_files - create lkst/last_boot/ and its info file
  * @top: lkst/
  *
- * The directory always exists, so that its info file can say why it is
- * empty; with lkst.persist= it also has the files of the records, which
- * read nothing if the records were not kept.
- *
- * Return: 0 or -ENOMEM.
+ * Return: the directory, for the files of lkst_persist_last_buffer(), or
+ * ERR_PTR(-ENOMEM).
  */
-int lkst_persist_create_files(struct dentry *top)
+struct dentry *lkst_persist_create_files(struct dentry *top)
 {
 	struct dentry *dir;
 
 	dir = tracefs_create_dir("last_boot", top);
 	if (IS_ERR_OR_NULL(dir))
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	if (!trace_create_file("info", TRACE_MODE_READ, dir, NULL,
 			       &lkst_persist_info_fops))
-		return -ENOMEM;
-	if (!lkst_last_buf)
-		return 0;
-	if (__lkst_buffer_create_files(lkst_last_buf, dir))
-		return -ENOMEM;
-	return 0;
+		return ERR_PTR(-ENOMEM);
+	return dir;
 }

@@ -48,9 +48,6 @@ struct lkst_tevent {
 	struct trace_event_fields	fields[LKST_TEVENT_FIELDS];
 };
 
-u16 lkst_event_type[LKST_NR_IDS] __read_mostly;
-EXPORT_SYMBOL_IF_KUNIT(lkst_event_type);
-
 /* Under event_mutex */
 static struct lkst_tevent *lkst_tevents[LKST_NR_IDS];
 

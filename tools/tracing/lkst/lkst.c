@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lkst: record and analyse the traces of LKST, the Linux Kernel State
- * Tracer (Documentation/trace/lkst.rst).
+ * Tracer (Documentation/trace/lkst/index.rst).
  *
  *   # lkst record -m RDEFAULT -o /var/tmp/rec -- make -j4
  *   $ lkst report /var/tmp/rec --comm make | less

@@ -85,7 +85,7 @@ static const char * const lkst_known_names[LKST_K_NR] = {
 	[LKST_K_IRQ_EXIT]	= "INT_HARDWARE_EXIT",
 };
 
-/* Their IDs, which are ABI (Documentation/trace/lkst.rst, "The events") */
+/* Their IDs, which are ABI (Documentation/trace/lkst/masksets.rst, "The events") */
 static const uint16_t lkst_known_ids[LKST_K_NR] = {
 	[LKST_K_SWITCH]		= 1,
 	[LKST_K_WAKEUP]		= 2,

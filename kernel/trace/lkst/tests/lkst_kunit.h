@@ -12,10 +12,11 @@
 
 #include "../lkst_internal.h"
 
+/* As the control plane removes one: out of the vmcore's description too */
 static inline void lkst_test_buffer_remove(void *data)
 {
 	guard(mutex)(&lkst_mutex);
-	__lkst_buffer_remove(data);
+	__lkst_user_buffer_remove(data);
 }
 
 /* A smallest (8 KiB per CPU) buffer that is removed when the test ends. */

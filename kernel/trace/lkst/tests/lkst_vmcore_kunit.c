@@ -40,16 +40,21 @@ static void lkst_vmcore_follows_buffers(struct kunit *test)
 {
 	u32 n = lkst_vmcore.nr_buffers;
 	struct lkst_buffer *buf;
+	int ret;
 
-	scoped_guard(mutex, &lkst_mutex)
-		buf = __lkst_buffer_create("kunit_vmcore", LKST_BUF_MIN_KB);
-	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, buf);
+	/* through the control plane, which keeps the description */
+	scoped_guard(mutex, &lkst_mutex) {
+		ret = __lkst_user_buffer_create("kunit_vmcore");
+		buf = __lkst_buffer_lookup("kunit_vmcore");
+	}
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_EQ(test, lkst_vmcore.nr_buffers, n + 1);
 	KUNIT_EXPECT_STREQ(test, lkst_vmcore.buf[n].name, "kunit_vmcore");
 	KUNIT_EXPECT_EQ(test, lkst_vmcore.buf[n].rb,
 			(u64)(unsigned long)lkst_buffer_rb(buf));
 	scoped_guard(mutex, &lkst_mutex)
-		KUNIT_EXPECT_EQ(test, __lkst_buffer_remove(buf), 0);
+		KUNIT_EXPECT_EQ(test, __lkst_user_buffer_remove(buf), 0);
 	KUNIT_EXPECT_EQ(test, lkst_vmcore.nr_buffers, n);
 	KUNIT_EXPECT_STREQ(test, lkst_vmcore.buf[0].name, "default");
 }

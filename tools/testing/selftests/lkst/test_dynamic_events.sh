@@ -568,7 +568,7 @@ test_a_probed_module_unloads_while_bound_and_records_when_it_comes_back()
 	dmesg_clean
 }
 
-# The worked example of lkst.rst: which object's timer ran after it was
+# The worked example of lkst/dynamic-events.rst: which object's timer ran after it was
 # freed?  Its kprobe events are in a group of their own, victim.
 test_worked_example_finds_the_timer_on_a_freed_object()
 {
@@ -598,7 +598,7 @@ test_worked_example_finds_the_timer_on_a_freed_object()
 		"$TMP/t" > "$TMP/uaf"
 	sed 's/^/# /' "$TMP/uaf"
 	uaf=$(cat /sys/module/lkst_timer_victim/parameters/used_after_free)
-	# lkst.rst's clean-up
+	# dynamic-events.rst's clean-up
 	echo '#' > "$LKST/masksets/hunt"
 	true > "$DE"
 	rm=$(lkst_w -a "$KP" '-:victim/')

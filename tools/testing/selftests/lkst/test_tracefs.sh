@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# The LKST tracefs directory: its files, their modes and the read-only
-# listings, exactly as Documentation/trace/lkst.rst describes them.
+# The LKST tracefs directory, as Documentation/trace/lkst/index.rst
+# describes it: its files, their modes and the read-only listings.
 
 . "$(dirname "$0")/lkst_lib.sh"
 
